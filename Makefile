@@ -1,0 +1,65 @@
+# Pipboard: every developer and CI command. `make test` and `make sim` set up
+# a fresh machine by themselves (Debian packages, .venv, npm packages).
+
+VENV    := .venv
+PY      := $(VENV)/bin/python
+PIP     := $(VENV)/bin/pip
+PYTEST  := $(VENV)/bin/pytest
+PIPBOARD := $(VENV)/bin/pipboard
+APT_PACKAGES := gnubg chromium nodejs npm
+PYTHON  ?= python3
+
+.PHONY: all setup test soak bench sim deploy lint clean
+
+all: test
+
+# -- set-up ------------------------------------------------------------
+$(VENV)/.stamp-apt:
+	@missing=""; \
+	[ -x /usr/games/gnubg ] || missing="$$missing gnubg"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@mkdir -p $(VENV) && touch $@
+
+$(VENV)/.stamp-pip: pyproject.toml $(VENV)/.stamp-apt
+	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev]'
+	@touch $@
+
+node_modules/.stamp: package.json $(VENV)/.stamp-apt
+	npm install --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: $(VENV)/.stamp-pip node_modules/.stamp
+
+# -- everyday commands ---------------------------------------------------
+test: setup
+	$(PYTEST) -q -m "not soak" -p no:cacheprovider tests
+
+soak: setup
+	$(PYTEST) -q -m soak -p no:cacheprovider tests
+
+bench: setup
+	$(PIP) install -q -e '.[bench]'
+	@for b in tests/bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+sim: setup
+	$(PIPBOARD) sim
+
+deploy: setup
+	$(PIPBOARD) deploy
+
+lint: setup
+	$(PIP) install -q ruff
+	$(VENV)/bin/ruff check firmware host_tools tests
+
+clean:
+	rm -rf $(VENV) node_modules build .pytest_cache

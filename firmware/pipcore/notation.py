@@ -1,0 +1,129 @@
+"""GNU Backgammon move notation: ``13/9 6/5*``, ``bar/22``, ``6/off``, ``24/18(2)``.
+
+``parse_play`` turns text into segments ``(from, to, hit)`` where ``from`` is
+25 for the bar, ``to`` is 0 for off and ``hit`` is True when the text marks a
+hit with ``*`` (None otherwise). ``format_play`` writes single moves the way
+gnubg does: sources high to low, one checker's moves chained (``13/7*/1``),
+repeated moves counted (``24/18(2)``). ``parse_play(format_play(m))``
+gives back the same segments.
+"""
+
+from pipcore.position import BAR
+
+
+class NotationError(ValueError):
+    """Text that is not gnubg move notation."""
+
+
+def _point(text, whole):
+    t = text.strip().lower()
+    if t in ("bar", "b", "25"):
+        return BAR
+    if t in ("off", "o", "0"):
+        return 0
+    try:
+        p = int(t)
+    except ValueError:
+        raise NotationError("%r is not a point in %r (use 1-24, bar or off)" % (text, whole))
+    if not 1 <= p <= 24:
+        raise NotationError("point %d is out of range in %r" % (p, whole))
+    return p
+
+
+def parse_play(text):
+    """Parse a whole play; returns a list of ``(from, to, hit)`` segments.
+
+    An empty string or ``-`` (no move possible) gives an empty list.
+    """
+    if not isinstance(text, str):
+        raise NotationError("a play is text such as '13/9 6/5*'")
+    segments = []
+    words = text.replace(",", " ").split()
+    if words == ["-"] or words == ["pass"]:
+        return segments
+    for word in words:
+        count = 1
+        if word.endswith(")"):
+            open_at = word.find("(")
+            if open_at < 0:
+                raise NotationError("unbalanced parenthesis in %r" % word)
+            try:
+                count = int(word[open_at + 1:-1])
+            except ValueError:
+                raise NotationError("bad repeat count in %r" % word)
+            if not 1 <= count <= 4:
+                raise NotationError("repeat count must be 1 to 4 in %r" % word)
+            word = word[:open_at]
+        parts = word.split("/")
+        if len(parts) < 2:
+            raise NotationError("%r is not a move: write from/to, e.g. 13/9" % word)
+        chain = []
+        prev = None
+        for part in parts:
+            hit = None
+            if part.endswith("*"):
+                hit = True
+                part = part[:-1]
+            p = _point(part, word)
+            if prev is not None:
+                if p == BAR:
+                    raise NotationError("a checker cannot move to the bar in %r" % word)
+                if prev == 0:
+                    raise NotationError("a borne-off checker cannot move on in %r" % word)
+                if p != 0 and p >= prev:
+                    raise NotationError("%r moves backwards: checkers move toward your 1-point" % word)
+                chain.append((prev, p, hit))
+            elif hit:
+                raise NotationError("a hit mark belongs on the landing point in %r" % word)
+            prev = p
+        for _ in range(count):
+            segments.extend(chain)
+    return segments
+
+
+def _label(p):
+    return "bar" if p == BAR else ("off" if p == 0 else str(p))
+
+
+def format_play(moves, hits=None):
+    """Format single moves ``[(from, to, ...), ...]`` in gnubg's style.
+
+    ``hits`` is an optional set of landing points that hit a blot; without
+    it the third item of each move (True/None) is used.
+    """
+    singles = []
+    for mv in moves:
+        s, t = mv[0], mv[1]
+        h = (t in hits) if hits is not None else bool(len(mv) > 2 and mv[2] is True)
+        singles.append([s, t, h])
+    singles.sort(key=lambda x: (-x[0], -x[1]))
+    used = [False] * len(singles)
+    chains = []
+    for i in range(len(singles)):
+        if used[i]:
+            continue
+        used[i] = True
+        chain = [singles[i][0], (singles[i][1], singles[i][2])]
+        cur = singles[i][1]
+        extended = True
+        while extended and cur != 0:
+            extended = False
+            for j in range(len(singles)):
+                if not used[j] and singles[j][0] == cur:
+                    used[j] = True
+                    chain.append((singles[j][1], singles[j][2]))
+                    cur = singles[j][1]
+                    extended = True
+                    break
+        chains.append(chain)
+    words = []
+    counts = []
+    for chain in chains:
+        text = _label(chain[0]) + "".join("/" + _label(t) + ("*" if h else "") for t, h in chain[1:])
+        if words and words[-1] == text:
+            counts[-1] += 1
+        else:
+            words.append(text)
+            counts.append(1)
+    return " ".join(w if c == 1 else "%s(%d)" % (w, c) for w, c in zip(words, counts))
+

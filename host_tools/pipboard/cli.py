@@ -1,0 +1,48 @@
+"""The ``pipboard`` command: one entry point, one sub-command per tool."""
+
+import argparse
+import sys
+
+from pipboard import __version__
+
+
+def _cmd_rules(args):
+    from pipboard.rules_cli import run
+
+    return run(sys.stdin, sys.stdout)
+
+
+def _cmd_sim(args):
+    from pipboard.textgame import play
+
+    return play(sys.stdin, sys.stdout, seed=args.seed)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="pipboard", description="Pipboard electronic backgammon board: host tools")
+    parser.add_argument("--version", action="version", version="pipboard " + __version__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("rules", help="answer legal-play questions as JSON lines on stdin/stdout")
+    p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("sim", help="play on the simulated board")
+    p.add_argument("--seed", type=int, default=None, help="seed the dice (repeatable games)")
+    p.set_defaults(func=_cmd_sim)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
