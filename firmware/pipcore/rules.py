@@ -386,14 +386,26 @@ def check_play(position, dice, moves):
     else:
         left = [turn.high, turn.low]
     used = []
-    for seg in moves:
-        s, t = seg[0], seg[1]
-        want_hit = seg[2] if len(seg) > 2 else None
-        steps = _split_segment(pos, s, t, left, want_hit)
-        for s1, t1, d in steps:
-            apply_move(pos, s1, t1)
-            left.remove(d)
-            used.append(d)
+    # Segments may be written in any order ("bar/23/21 bar/23" enters the
+    # second checker first): play whatever is playable now, defer the rest.
+    pending = list(moves)
+    while pending:
+        first_error = None
+        for i in range(len(pending)):
+            seg = pending[i]
+            try:
+                steps = _split_segment(pos, seg[0], seg[1], left, seg[2] if len(seg) > 2 else None)
+            except IllegalPlayError as exc:
+                first_error = first_error or exc
+                continue
+            for s1, t1, d in steps:
+                apply_move(pos, s1, t1)
+                left.remove(d)
+                used.append(d)
+            del pending[i]
+            break
+        else:
+            raise first_error
     if not used and turn.dice_used == 0:
         return turn.plays[0], pos
     code = turn.result_for(pos)

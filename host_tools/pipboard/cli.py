@@ -28,6 +28,7 @@ def build_parser():
 
     p = sub.add_parser("sim", help="play on the simulated board")
     p.add_argument("--seed", type=int, default=None, help="seed the dice (repeatable games)")
+    p.add_argument("--text", action="store_true", help="text mode: the board drawn in the terminal, moves typed")
     p.set_defaults(func=_cmd_sim)
     return parser
 
