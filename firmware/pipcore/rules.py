@@ -20,6 +20,7 @@ builds the position.
 """
 
 from pipcore.compat import const
+from pipcore.notation import format_play
 from pipcore.position import BAR, CHECKERS, Position
 
 _NONE = const(26)  # "no point" in a de-duplication key
@@ -32,6 +33,10 @@ RESULT_NAMES = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
 
 class IllegalPlayError(ValueError):
     """A play that breaks the rules; ``str()`` says which rule."""
+
+
+class AmbiguousPlayError(IllegalPlayError):
+    """Text that fits more than one legal play; ``str()`` lists them."""
 
 
 class DiceError(ValueError):
@@ -247,6 +252,15 @@ class Turn:
                 return code
         return None
 
+    def notation(self, code):
+        """The play in gnubg notation with hits marked (``13/9*/8``); "" for no move."""
+        pos = self.position.copy()
+        marked = []
+        for s, t, _ in self.moves(code):
+            marked.append((s, t, True if t and pos.opp[25 - t] == 1 else None))
+            apply_move(pos, s, t)
+        return format_play(marked)
+
 
 def _sources(m):
     """Points the mover may move from: only the bar while it holds checkers."""
@@ -376,112 +390,214 @@ def check_play(position, dice, moves):
     """Check a proposed play; return ``(code, result)`` or raise IllegalPlayError.
 
     ``moves`` is a list of ``(from, to)`` or ``(from, to, hit)`` segments as
-    ``pipcore.notation.parse_play`` returns them; a segment spanning several
-    dice (``13/5`` with 5-3) is split as the dice allow.
+    ``pipcore.notation.parse_play`` returns them. A segment spanning several
+    dice (``13/5`` with 5-3) is split every way the dice allow. A play is a
+    set of moves, so the order in which segments are written does not matter
+    (``24/18 bar/21`` is ``bar/21 24/18``): the moves are checked in the one
+    order that is always legal when any order is (highest source first).
+
+    Hit marks ``*`` choose between readings (``13/7`` with 4-2 and a blot on
+    9 is ``13/11/7``; ``13/7*`` is ``13/9*/7``). Raises AmbiguousPlayError
+    (an IllegalPlayError) when the text still fits two legal plays with
+    different results (``13/7*`` with blots on both 9 and 11).
     """
     turn = Turn(position, dice)
-    pos = position.copy()
     if turn.double:
-        left = [turn.high] * 4
+        dice_left = [turn.high] * 4
     else:
-        left = [turn.high, turn.low]
-    used = []
-    # Segments may be written in any order ("bar/23/21 bar/23" enters the
-    # second checker first): play whatever is playable now, defer the rest.
-    pending = list(moves)
-    while pending:
-        first_error = None
-        for i in range(len(pending)):
-            seg = pending[i]
-            try:
-                steps = _split_segment(pos, seg[0], seg[1], left, seg[2] if len(seg) > 2 else None)
-            except IllegalPlayError as exc:
-                first_error = first_error or exc
-                continue
-            for s1, t1, d in steps:
-                apply_move(pos, s1, t1)
-                left.remove(d)
-                used.append(d)
-            del pending[i]
-            break
-        else:
-            raise first_error
-    if not used and turn.dice_used == 0:
-        return turn.plays[0], pos
-    code = turn.result_for(pos)
-    if code is not None:
-        return code, pos
-    if len(used) < turn.dice_used:
-        if turn.double:
-            raise IllegalPlayError("you must play %d %ss; this play uses %d" % (turn.dice_used, turn.high, len(used)))
-        raise IllegalPlayError("you must use both dice")
-    if turn.dice_used == 1 and len(used) == 1 and used[0] == turn.low:
-        raise IllegalPlayError("you must play the higher die (%d)" % turn.high)
-    raise IllegalPlayError("that play is not legal with %d-%d" % (turn.high, turn.low))
-
-
-def _split_segment(pos, s, t, left, want_hit):
-    """Dice steps ``[(from, to, die)]`` that carry one checker from s to t."""
-    if not left:
-        raise IllegalPlayError("no dice left for %s/%s" % (_pt(s), _pt(t)))
-    if s <= t and not (t == 0):
-        raise IllegalPlayError("checkers move toward your 1-point: %s/%s goes backwards" % (_pt(s), _pt(t)))
-    # one die
-    candidates = []
-    for d in sorted(set(left)):
-        if (t > 0 and s - d == t) or (t == 0 and s - d <= 0):
-            candidates.append(d)
-    if candidates:
-        if t == 0:
-            exact = [d for d in candidates if s - d == 0]
-            candidates = exact + [d for d in candidates if s - d < 0]
-        first_error = None
-        for d in candidates:
-            err = single_move_error(pos, s, d)
-            if err is None:
-                return [(s, t if t > 0 else 0, d)]
-            first_error = first_error or err
-        raise IllegalPlayError(first_error)
-    # several dice, one checker: try each order of the remaining dice
-    best = None
+        dice_left = [turn.high, turn.low]
+    segments = []
+    for seg in moves:
+        s, t = seg[0], seg[1]
+        if not 1 <= s <= BAR:
+            raise IllegalPlayError("there is no point %r to move from" % (s,))
+        if not 0 <= t < BAR:
+            raise IllegalPlayError("there is no point %r to move to" % (t,))
+        if t and t >= s:
+            raise IllegalPlayError("checkers move toward your 1-point: %s/%s goes backwards" % (_pt(s), _pt(t)))
+        segments.append((s, t, seg[2] if len(seg) > 2 else None))
+    _check_sources(position, segments)
+    readings = []
+    _readings(segments, 0, dice_left, [], readings)
+    if not readings:
+        raise IllegalPlayError(_dice_mismatch(segments, dice_left, turn))
+    legal = []  # [(result, how well the hit marks fit, steps with hits)]
     first_error = None
-    for order in _orders(left):
-        trial = pos.copy()
-        cur = s
-        steps = []
-        err = None
-        hit_any = False
-        for d in order:
-            err = single_move_error(trial, cur, d)
-            if err:
-                break
-            nxt = cur - d if cur - d > 0 else 0
-            if nxt and trial.opp[25 - nxt] == 1:
-                hit_any = True
-            apply_move(trial, cur, nxt)
-            steps.append((cur, nxt, d))
-            cur = nxt
-            if cur == t or (t == 0 and cur == 0):
-                break
-            if cur == 0 or (t and cur < t):
-                err = "the dice do not add up to %s/%s" % (_pt(s), _pt(t))
-                break
-        if err is None and (cur == t):
-            if best is None or (want_hit is not None and hit_any == want_hit):
-                best = steps
-                if want_hit is None or hit_any == want_hit:
-                    return best
+    most_used = -1
+    least_short = None  # a playable reading that used too few dice
+    for steps in readings:
+        pos, done, error = _play_steps(position, steps)
+        if error is not None:
+            first_error = first_error or error
             continue
-        first_error = first_error or err
-    if best:
-        return best
-    raise IllegalPlayError(first_error or "the dice do not add up to %s/%s" % (_pt(s), _pt(t)))
+        if turn.result_for(pos) is None:
+            if len(steps) > most_used:
+                most_used = len(steps)
+                least_short = steps
+            continue
+        # 2: the hit marks match exactly; 1: every marked segment hits; 0: neither
+        fit = 2
+        for i in range(len(segments)):
+            hit = _segment_hit(done, i)
+            if segments[i][2] and not hit:
+                fit = 0
+                break
+            if hit and not segments[i][2]:
+                fit = 1
+        legal.append((pos, fit, done))
+    if legal:
+        chosen = _choose(legal)
+        if chosen is not None:
+            return turn.result_for(chosen), chosen
+        raise AmbiguousPlayError(_ambiguity(legal))
+    if least_short is not None:
+        raise IllegalPlayError(_usage_error(turn, least_short))
+    raise IllegalPlayError(first_error)
 
 
-def _orders(left):
-    if len(left) == 2 and left[0] != left[1]:
-        return ([left[0], left[1]], [left[1], left[0]])
-    return (list(left),)
+def _check_sources(position, segments):
+    """Refuse segments that start where no checker is or can arrive."""
+    for s, _, _ in segments:
+        need = 0
+        arrive = 0
+        for s2, t2, _ in segments:
+            if s2 == s:
+                need += 1
+            if t2 == s:
+                arrive += 1
+        have = position.me[s]
+        if need > have + arrive:
+            if have == 0:
+                raise IllegalPlayError("you have no checker on %s" % point_name(s))
+            raise IllegalPlayError("you have only %d checker%s on %s"
+                                   % (have, "" if have == 1 else "s", point_name(s)))
+
+
+def _readings(segments, i, dice_left, acc, out):
+    """Every way to split the segments into single-die steps ``(from, to, die, segment)``."""
+    if i == len(segments):
+        out.append(list(acc))
+        return
+    s, t, _ = segments[i]
+    chains = []
+    _chains(s, t, dice_left, [], chains)
+    for chain in chains:
+        left = list(dice_left)
+        cur = s
+        n = len(acc)
+        for d in chain:
+            nxt = cur - d
+            acc.append((cur, nxt if nxt > 0 else 0, d, i))
+            left.remove(d)
+            cur = nxt
+        _readings(segments, i + 1, left, acc, out)
+        del acc[n:]
+
+
+def _chains(cur, t, dice_left, prefix, out):
+    """Die sequences carrying one checker from ``cur`` to ``t`` (0 = off)."""
+    tried = []
+    for k in range(len(dice_left)):
+        d = dice_left[k]
+        if d in tried:
+            continue
+        tried.append(d)
+        nxt = cur - d
+        if nxt == t or (t == 0 and nxt < 0):
+            out.append(prefix + [d])
+        elif nxt > t:
+            _chains(nxt, t, dice_left[:k] + dice_left[k + 1:], prefix + [d], out)
+
+
+def _play_steps(position, steps):
+    """Play steps highest source first; ``(result, steps_with_hits, error)``."""
+    order = sorted(steps, key=_minus_source)
+    pos = position.copy()
+    done = []
+    for s, t, d, i in order:
+        error = single_move_error(pos, s, d)
+        if error is not None:
+            return None, None, error
+        hit = t > 0 and pos.opp[25 - t] == 1
+        apply_move(pos, s, t)
+        done.append((s, t, hit, i))
+    return pos, done, None
+
+
+def _minus_source(step):
+    return -step[0]
+
+
+def _segment_hit(done, i):
+    for step in done:
+        if step[3] == i and step[2]:
+            return True
+    return False
+
+
+def _choose(legal):
+    """The one result the text means, or None when it stays ambiguous.
+
+    As in gnubg notation, a hit is marked with ``*`` and an unmarked landing
+    does not hit: readings whose hits match the marks win; a play typed
+    without its marks is still understood when only one result fits.
+    """
+    for need in (2, 1, 0):
+        found = None
+        for pos, fit, _ in legal:
+            if fit < need:
+                continue
+            if found is None:
+                found = pos
+            elif found != pos:
+                return None
+        if found is not None:
+            return found
+    return None
+
+
+def _ambiguity(legal):
+    texts = []
+    for pos, _, done in legal:
+        text = format_play([(s, t, hit or None) for s, t, hit, _ in done])
+        if text not in texts:
+            texts.append(text)
+    return "ambiguous: this can be %s; write the intermediate points" % " or ".join(texts)
+
+
+def _dice_mismatch(segments, dice_left, turn):
+    """Why no split of the segments fits the dice."""
+    for k in range(len(segments)):
+        out = []
+        _readings(segments[:k + 1], 0, dice_left, [], out)
+        if out:
+            continue
+        s, t, _ = segments[k]
+        alone = []
+        _readings(segments[k:k + 1], 0, dice_left, [], alone)
+        if k and alone:
+            return "no dice left for %s/%s" % (_pt(s), _pt(t))
+        return "the dice %s cannot make %s/%s" % (_dice_text(turn), _pt(s), _pt(t))
+    return "the play does not fit the dice %s" % _dice_text(turn)
+
+
+def _usage_error(turn, steps):
+    """The obligation (O1, O2, B4) a playable but short play breaks."""
+    used = len(steps)
+    if turn.double:
+        return "you must play %d %ss; this play uses %d" % (turn.dice_used, turn.high, used)
+    if turn.dice_used == 2:
+        return "you must use both dice"
+    if turn.dice_used == 1:
+        legal_die = turn.moves(turn.plays[0])[0][2]
+        if used == 1 and steps[0][2] != legal_die and legal_die == turn.high:
+            return "you must play the higher die (%d)" % turn.high
+        return "you must play the %d" % legal_die
+    return "no move is possible with %s" % _dice_text(turn)
+
+
+def _dice_text(turn):
+    return "%d-%d" % (turn.high, turn.low)
 
 
 def _pt(p):
