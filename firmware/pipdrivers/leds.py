@@ -1,0 +1,335 @@
+"""NeoPixel frame with brightness, power limiter and blink/pulse, allocation-free.
+
+API shape of adafruit-circuitpython-neopixel: ``pixels[i] = (r, g, b)`` (or
+``0xRRGGBB``), ``pixels[i]``, ``len(pixels)``, ``fill(color)``,
+``brightness`` (0.0 .. 1.0), ``show()``.  ``auto_write`` is always off: the
+caller draws a frame and then calls ``show(now)``.  Extras for the board:
+
+* ``set(i, r, g, b, effect)``: the allocation-free setter (no tuple);
+  ``effect`` is ``STEADY``, ``BLINK`` or ``PULSE``.
+* ``show(now)``: ``now`` in ms drives the blink and pulse phases.
+* The power limiter: every shown frame is scaled so that the estimated
+  current (``base_ma`` + ``idle_ua`` per pixel + ``channel_ma`` per colour
+  channel at full scale) stays within ``budget_ma``.
+
+How it stays fast without loops in Python: each effect has its own layer
+(a ``bytearray`` in wire order, GRB).  A pixel lives in exactly one layer.
+``show()`` composes the output buffer with ``framebuf`` blits through
+256-byte palettes (``out = palette[f][layer]``) at C speed, and the running
+per-layer sums of channel values (updated in O(1) by every set) give the
+current estimate without touching the frame.  Without ``framebuf``
+(CircuitPython, or ``use_framebuf=False``) a plain-Python loop does the same
+work; both paths give identical bytes (tests compare them).
+
+Scales are integers in 1/256.  The blits need a palette per scale, so the
+final scale of each layer is rounded *down* to one of 33 levels (0, then
+1..8 in unit steps, then geometric steps of about 20% up to 256: about 8 kB
+of palettes, built on first use or by ``warm()``).  Every output byte is
+``v * V // 256`` with ``V`` at most the exact scale, so the running-sum
+estimate is an upper bound of the frame's real current and the limiter can
+never exceed the budget; it may use up to one step (20%) less than allowed.
+"""
+
+from array import array
+
+from pipcore import geometry
+from pipcore.compat import const
+
+try:
+    import framebuf as _framebuf
+except ImportError:  # CircuitPython, CPython without the module
+    _framebuf = None
+
+STEADY = const(0)
+BLINK = const(1)
+PULSE = const(2)
+_LAYERS = const(3)
+LEVELS = const(32)  # palettes 1..32; level 0 is dark
+FULL = const(256)
+PULSE_FLOOR = const(24)  # a pulsing pixel never goes below 24/256
+
+
+def _levels():
+    values = array("H", [0] * (LEVELS + 1))
+    prev = 0
+    for k in range(1, LEVELS + 1):
+        v = int(FULL ** ((k - 1) / (LEVELS - 1)) + 0.5)
+        prev = max(prev + 1, v)
+        values[k] = prev
+    values[LEVELS] = FULL
+    level_of = bytearray(FULL + 1)  # scale -> largest level whose value <= scale
+    k = 0
+    for scale in range(FULL + 1):
+        while k < LEVELS and values[k + 1] <= scale:
+            k += 1
+        level_of[scale] = k
+    return values, level_of
+
+
+LEVEL_VALUE, LEVEL_OF = _levels()
+
+
+class LedError(ValueError):
+    """A bad pixel index, colour or LED configuration."""
+
+
+class Pixels:
+    """A chain of ``n`` RGB pixels written by ``write(buf)``."""
+
+    def __init__(
+        self,
+        n,
+        write,
+        brightness=1.0,
+        budget_ma=geometry.POWER_BUDGET_MA,
+        base_ma=geometry.POWER_BASE_MA,
+        idle_ua=geometry.LED_IDLE_UA,
+        channel_ma=geometry.LED_CHANNEL_MA,
+        byteorder="GRB",
+        blink_ms=600,
+        pulse_ms=1200,
+        use_framebuf=True,
+    ):
+        if n < 1:
+            raise LedError("a chain needs at least one pixel, not %r" % (n,))
+        if sorted(byteorder) != ["B", "G", "R"]:
+            raise LedError("byteorder must be a permutation of RGB, not %r" % (byteorder,))
+        static_ua = base_ma * 1000 + n * idle_ua
+        if budget_ma * 1000 <= static_ua:
+            raise LedError(
+                "power budget %d mA is below the static draw %d.%03d mA of the board and %d dark pixels"
+                % (budget_ma, static_ua // 1000, static_ua % 1000, n)
+            )
+        self.n = n
+        self.bpp = 3
+        self.byteorder = byteorder
+        self.auto_write = False
+        self._write = write
+        self._ro = byteorder.index("R")
+        self._go = byteorder.index("G")
+        self._bo = byteorder.index("B")
+        self.budget_ma = budget_ma
+        self.base_ma = base_ma
+        self.idle_ua = idle_ua
+        self.channel_ma = channel_ma
+        # Channel units (0..255 each) that the budget leaves for light.
+        self._avail = (budget_ma * 1000 - static_ua) * 255 // (channel_ma * 1000)
+        self.blink_ms = blink_ms
+        self.pulse_ms = pulse_ms
+        self._layers = [bytearray(3 * n) for _ in range(_LAYERS)]
+        self._load = array("i", [0] * _LAYERS)  # sum of channel values per layer
+        self._effect = bytearray(n)  # layer of each pixel
+        self._factor = array("i", [0] * _LAYERS)
+        self.out = bytearray(3 * n)  # the last frame written, wire order
+        self.limited = False  # the last frame was scaled down by the limiter
+        self.est_units = 0  # upper bound of the channel sum of the last frame
+        self._fb = None
+        if use_framebuf and _framebuf is not None:
+            gs8 = _framebuf.GS8
+            self._fb = [_framebuf.FrameBuffer(layer, 3, n, gs8) for layer in self._layers]
+            self._fb_out = _framebuf.FrameBuffer(self.out, 3, n, gs8)
+            self._fb_effect = _framebuf.FrameBuffer(self._effect, n, 1, gs8)
+            self._pal = [bytearray(256) for _ in range(LEVELS + 1)]
+            self._fb_pal = [_framebuf.FrameBuffer(p, 256, 1, gs8) for p in self._pal]
+            self._pal_ready = bytearray(LEVELS + 1)
+        self._scale = FULL
+        self._brightness = 1.0
+        self.brightness = brightness
+
+    # -- adafruit API ---------------------------------------------------------
+    def __len__(self):
+        return self.n
+
+    @property
+    def brightness(self):
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, value):
+        value = min(max(float(value), 0.0), 1.0)
+        self._brightness = value
+        self._scale = int(value * FULL + 0.5)
+
+    def __setitem__(self, index, color):
+        if isinstance(color, int):
+            self.set(index, (color >> 16) & 0xFF, (color >> 8) & 0xFF, color & 0xFF, STEADY)
+        else:
+            if len(color) != 3:
+                raise LedError("a colour is (r, g, b) or 0xRRGGBB, not %r" % (color,))
+            self.set(index, color[0], color[1], color[2], STEADY)
+
+    def __getitem__(self, index):
+        i = self._index(index)
+        layer = self._layers[self._effect[i]]
+        o = 3 * i
+        return (layer[o + self._ro], layer[o + self._go], layer[o + self._bo])
+
+    def fill(self, color):
+        """Every pixel steady in ``color`` (``(r, g, b)`` or ``0xRRGGBB``)."""
+        if isinstance(color, int):
+            r, g, b = (color >> 16) & 0xFF, (color >> 8) & 0xFF, color & 0xFF
+        else:
+            r, g, b = color
+        self.fill_rgb(r, g, b)
+
+    def fill_rgb(self, r, g, b):
+        """Allocation-free ``fill``."""
+        if (r | g | b) >> 8:
+            raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
+        n = self.n
+        layers = self._layers
+        fb = self._fb
+        if fb is not None:
+            fb[BLINK].fill(0)
+            fb[PULSE].fill(0)
+            steady = fb[STEADY]
+            steady.fill_rect(self._ro, 0, 1, n, r)
+            steady.fill_rect(self._go, 0, 1, n, g)
+            steady.fill_rect(self._bo, 0, 1, n, b)
+            self._fb_effect.fill(0)
+        else:
+            blink = layers[BLINK]
+            pulse = layers[PULSE]
+            steady = layers[STEADY]
+            effect = self._effect
+            ro, go, bo = self._ro, self._go, self._bo
+            for i in range(n):
+                o = 3 * i
+                blink[o] = blink[o + 1] = blink[o + 2] = 0
+                pulse[o] = pulse[o + 1] = pulse[o + 2] = 0
+                steady[o + ro] = r
+                steady[o + go] = g
+                steady[o + bo] = b
+                effect[i] = 0
+        load = self._load
+        load[STEADY] = n * (r + g + b)
+        load[BLINK] = 0
+        load[PULSE] = 0
+
+    def show(self, now=0):
+        """Compose the frame for time ``now`` (ms), limit its power, write it."""
+        bright = self._scale
+        f = self._factor
+        f[STEADY] = bright
+        blink_ms = self.blink_ms
+        f[BLINK] = bright if (now % blink_ms) * 2 < blink_ms else 0
+        period = self.pulse_ms
+        t = now % period
+        tri = (t if t * 2 < period else period - t) * 2 * FULL // period  # 0..256
+        f[PULSE] = bright * (PULSE_FLOOR + tri * (FULL - PULSE_FLOOR) // FULL) // FULL
+        load = self._load
+        need = (load[0] * f[0] + load[1] * f[1] + load[2] * f[2] + 255) >> 8
+        avail = self._avail
+        self.limited = need > avail
+        if self.limited:
+            # Floors keep every scale at or below its exact share of the budget.
+            f[0] = f[0] * avail // need
+            f[1] = f[1] * avail // need
+            f[2] = f[2] * avail // need
+        level_of = LEVEL_OF
+        value = LEVEL_VALUE
+        f[0] = level_of[f[0]]
+        f[1] = level_of[f[1]]
+        f[2] = level_of[f[2]]
+        self.est_units = (load[0] * value[f[0]] + load[1] * value[f[1]] + load[2] * value[f[2]]) >> 8
+        if self._fb is not None:
+            self._compose_framebuf(f)
+        else:
+            self._compose_plain(f)
+        self._write(self.out)
+
+    def deinit(self):
+        self.fill_rgb(0, 0, 0)
+        self.show()
+
+    # -- board extras -----------------------------------------------------------
+    def set(self, index, r, g, b, effect=STEADY):
+        """Pixel ``index`` to ``(r, g, b)`` with ``effect``; allocates nothing."""
+        i = self._index(index)
+        if (r | g | b) >> 8:
+            raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
+        if not 0 <= effect < _LAYERS:
+            raise LedError("effect must be STEADY, BLINK or PULSE, not %r" % (effect,))
+        o = 3 * i
+        load = self._load
+        cur = self._effect[i]
+        layer = self._layers[cur]
+        if cur != effect:
+            load[cur] -= layer[o] + layer[o + 1] + layer[o + 2]
+            layer[o] = layer[o + 1] = layer[o + 2] = 0
+            self._effect[i] = effect
+            layer = self._layers[effect]
+        else:
+            load[effect] -= layer[o] + layer[o + 1] + layer[o + 2]
+        layer[o + self._ro] = r
+        layer[o + self._go] = g
+        layer[o + self._bo] = b
+        load[effect] += r + g + b
+
+    def blink(self, index, r, g, b):
+        self.set(index, r, g, b, BLINK)
+
+    def pulse(self, index, r, g, b):
+        self.set(index, r, g, b, PULSE)
+
+    def effect(self, index):
+        return self._effect[self._index(index)]
+
+    def estimate_ma(self):
+        """Upper bound of the current drawn by the last frame, in whole mA (rounded up)."""
+        ua = self.base_ma * 1000 + self.n * self.idle_ua + (self.est_units * self.channel_ma * 1000 + 254) // 255
+        return (ua + 999) // 1000
+
+    # -- internals -----------------------------------------------------------------
+    def _index(self, index):
+        if index < 0:
+            index += self.n
+        if not 0 <= index < self.n:
+            raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
+        return index
+
+    def _palette(self, level):
+        if not self._pal_ready[level]:
+            pal = self._pal[level]
+            scale = LEVEL_VALUE[level]
+            for v in range(256):
+                pal[v] = (v * scale) >> 8
+            self._pal_ready[level] = 1
+        return self._fb_pal[level]
+
+    def _compose_framebuf(self, f):
+        fb = self._fb
+        out = self._fb_out
+        level = f[STEADY]
+        if level >= LEVELS:
+            out.blit(fb[STEADY], 0, 0)
+        elif level <= 0:
+            out.fill(0)
+        else:
+            out.blit(fb[STEADY], 0, 0, -1, self._palette(level))
+        # Layers are disjoint per pixel and zero elsewhere: overlay non-zero bytes.
+        if self._load[BLINK]:
+            self._overlay(out, fb[BLINK], f[BLINK])
+        if self._load[PULSE]:
+            self._overlay(out, fb[PULSE], f[PULSE])
+
+    def _overlay(self, out, layer, level):
+        if level >= LEVELS:
+            out.blit(layer, 0, 0, 0)
+        elif level > 0:
+            out.blit(layer, 0, 0, 0, self._palette(level))
+
+    def _compose_plain(self, f):
+        steady, blink, pulse = self._layers
+        out = self.out
+        value = LEVEL_VALUE
+        f0, f1, f2 = value[f[0]], value[f[1]], value[f[2]]
+        for j in range(3 * self.n):
+            out[j] = (steady[j] * f0 + blink[j] * f1 + pulse[j] * f2) >> 8
+
+
+def warm(pixels):
+    """Build every palette now (once, about 8 kB) so that no frame pays for it later."""
+    if pixels._fb is not None:
+        for level in range(1, LEVELS):
+            pixels._palette(level)

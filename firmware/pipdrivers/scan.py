@@ -1,0 +1,215 @@
+"""Reed-switch scanner: shift-register chain -> debounced bitmap + change events.
+
+The chain is read by an injected ``readinto(buf)`` (on the Pico: pulse the
+74HC165 SH/LD line, then ``spi.readinto(buf)``; in the simulator: copy the
+virtual switches).  ``buf`` has one byte per register plus one sentinel byte:
+the serial input of the last register is tied high, so an intact chain reads
+0xFF there and a broken one does not (MISO has a pull-down).
+
+Each switch is debounced by integration: a counter rises by one for every
+scan where the raw level differs from the settled level and falls by one for
+every scan where it agrees; the settled level flips only when the counter
+reaches ``samples``.  A glitch or chatter burst shorter than that never
+becomes a change; a clean change settles after exactly ``samples`` scans,
+and after ``samples`` clean scans once the bouncing stops.
+
+Settled changes go into a preallocated ring buffer as ``bit << 1 | closed``
+with their ``now``.  Nothing in ``scan()`` allocates (checked under
+MicroPython by tests/mp/test_zero_alloc.py): buffers are ``bytearray`` and
+``array``, the bitmap is a ``bytearray`` (a 168-bit int would be a heap
+object in MicroPython) numbered as in ``pipcore.geometry``.
+
+Measured (tests/bench/bench_drivers.py): see the benchmark output; a quiet
+scan is one ``memcmp``; a scan with switches moving walks the 21 bytes.
+"""
+
+from array import array
+
+from pipcore import geometry
+from pipcore.compat import const
+
+_DEFAULT_RING = const(64)
+
+
+class ScanError(ValueError):
+    """A scanner configured with impossible values."""
+
+
+class Scanner:
+    """Debounced view of the switch chain.
+
+    ``samples``: consecutive disagreeing scans needed to settle a change (at
+    a 5 ms scan period, 4 samples settle a clean change in 20 ms).
+    ``nbytes``: bytes of switch data (21 for the board).
+    """
+
+    def __init__(self, readinto, samples=4, nbytes=geometry.SCAN_BYTES, ring=_DEFAULT_RING, sentinel=True):
+        if not 1 <= samples <= 250:
+            raise ScanError("samples must be 1..250, not %r" % (samples,))
+        if ring < 2 or ring & (ring - 1):
+            raise ScanError("ring size must be a power of two >= 2, not %r" % (ring,))
+        self._readinto = readinto
+        self.samples = samples
+        self.nbytes = nbytes
+        self._sentinel = 1 if sentinel else 0
+        self._buf = bytearray(nbytes + self._sentinel)  # raw read, sentinel last
+        # Settled state, bit set = switch closed; the sentinel byte is kept at
+        # 0xFF so that one comparison with the raw read detects "no change".
+        self.bits = bytearray(nbytes + self._sentinel)
+        if sentinel:
+            self.bits[nbytes] = 0xFF
+        self._count = bytearray(nbytes * 8)  # integration counters
+        self._pend = bytearray(nbytes)  # bit set = counter not zero
+        self._npend = 0
+        self._times = array("i", [0] * ring)
+        self._codes = array("H", [0] * ring)
+        self._mask = ring - 1
+        self._head = 0  # next write
+        self._tail = 0  # next read
+        self.overflows = 0  # events lost because nobody popped them
+        self.chain_ok = True
+        self.popped_time = 0
+        self._seen = bytearray(nbytes)  # switches seen closed in a walk test
+        self._walking = False
+
+    # -- the hot path -------------------------------------------------------
+    def scan(self, now):
+        """Read the chain once and debounce; returns how many changes settled."""
+        buf = self._buf
+        self._readinto(buf)
+        if self._sentinel:
+            self.chain_ok = buf[self.nbytes] == 0xFF
+        raw = buf
+        bits = self.bits
+        if self._walking:
+            seen = self._seen
+            for i in range(self.nbytes):
+                seen[i] |= raw[i]
+        if self._npend == 0 and buf == bits:
+            return 0
+        pend = self._pend
+        settled = 0
+        for i in range(self.nbytes):
+            d = (raw[i] ^ bits[i]) | pend[i]
+            if d:
+                settled += self._debounce_byte(i, d, now)
+        return settled
+
+    def _debounce_byte(self, i, d, now):
+        raw = self._buf[i]
+        st = self.bits[i]
+        count = self._count
+        samples = self.samples
+        pend = self._pend[i]
+        settled = 0
+        base = i << 3
+        k = 0
+        while d:
+            if d & 1:
+                m = 1 << k
+                c = count[base + k]
+                if (raw ^ st) & m:
+                    c += 1
+                    if c >= samples:
+                        st ^= m
+                        c = 0
+                        self._push((base + k) << 1 | ((st >> k) & 1), now)
+                        settled += 1
+                elif c:
+                    c -= 1
+                count[base + k] = c
+                if c:
+                    if not pend & m:
+                        pend |= m
+                        self._npend += 1
+                elif pend & m:
+                    pend &= ~m & 0xFF
+                    self._npend -= 1
+            d >>= 1
+            k += 1
+        self.bits[i] = st
+        self._pend[i] = pend
+        return settled
+
+    def _push(self, code, now):
+        h = self._head
+        if ((h - self._tail) & 0xFFFF) > self._mask:  # full: drop the oldest
+            self._tail = (self._tail + 1) & 0xFFFF
+            self.overflows += 1
+        self._times[h & self._mask] = now
+        self._codes[h & self._mask] = code
+        self._head = (h + 1) & 0xFFFF
+
+    # -- consuming events --------------------------------------------------
+    def pending(self):
+        """Number of settled changes not yet popped."""
+        return (self._head - self._tail) & 0xFFFF
+
+    def pop(self):
+        """Oldest change as ``bit << 1 | closed`` (its time in ``popped_time``), or -1."""
+        t = self._tail
+        if t == self._head:
+            return -1
+        self.popped_time = self._times[t & self._mask]
+        self._tail = (t + 1) & 0xFFFF
+        return self._codes[t & self._mask]
+
+    def clear_events(self):
+        self._tail = self._head
+
+    # -- state -------------------------------------------------------------
+    def closed(self, bit):
+        """Settled state of one switch."""
+        return (self.bits[bit >> 3] >> (bit & 7)) & 1
+
+    def bitmap(self):
+        """Settled state as one int, bit n = scan bit n (allocates: host and tests)."""
+        value = 0
+        for i in range(self.nbytes - 1, -1, -1):
+            value = (value << 8) | self.bits[i]
+        return value
+
+    def sync(self):
+        """Adopt the raw state as settled at once, with no events (power-up)."""
+        self._readinto(self._buf)
+        if self._sentinel:
+            self.chain_ok = self._buf[self.nbytes] == 0xFF
+        for i in range(self.nbytes):
+            self.bits[i] = self._buf[i]
+            self._pend[i] = 0
+        for i in range(self.nbytes * 8):
+            self._count[i] = 0
+        self._npend = 0
+
+    # -- self-test -----------------------------------------------------------
+    def stuck_closed(self):
+        """Switches closed now: call with the board cleared.  ``[(bit, name)]``."""
+        found = []
+        for bit in range(min(self.nbytes * 8, geometry.SENSORS)):
+            if self.closed(bit):
+                found.append((bit, geometry.sensor_name(bit)))
+        return found
+
+    def walk_start(self):
+        """Begin the magnet walk: slide a checker over every slot of the board."""
+        for i in range(self.nbytes):
+            self._seen[i] = 0
+        self._walking = True
+
+    def walk_missing(self):
+        """End the walk; switches that never closed (stuck open): ``[(bit, name)]``."""
+        self._walking = False
+        found = []
+        for bit in range(min(self.nbytes * 8, geometry.SENSORS)):
+            if not (self._seen[bit >> 3] >> (bit & 7)) & 1:
+                found.append((bit, geometry.sensor_name(bit)))
+        return found
+
+    def self_test(self):
+        """Problems visible without help: broken chain, switches closed on an empty board."""
+        problems = []
+        if not self.chain_ok:
+            problems.append("shift-register chain broken (sentinel byte is not 0xFF)")
+        for bit, name in self.stuck_closed():
+            problems.append("switch stuck closed: %s (bit %d)" % (name, bit))
+        return problems
