@@ -252,6 +252,20 @@ class Turn:
                 return code
         return None
 
+    def steps(self, position):
+        """Single moves ``[(from, to, die)]`` still legal at ``position``, reached
+        part-way through this turn in any order; None when ``position`` is not
+        on the way to a legal play (see ``pipcore.steps``)."""
+        from pipcore.steps import legal_steps
+
+        return legal_steps(self, position)
+
+    def is_complete(self, position):
+        """True iff ``position`` is one of this turn's legal results."""
+        from pipcore.steps import is_complete
+
+        return is_complete(self, position)
+
     def notation(self, code):
         """The play in gnubg notation with hits marked (``13/9*/8``); "" for no move."""
         pos = self.position.copy()
