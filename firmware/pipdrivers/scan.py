@@ -23,10 +23,9 @@ Measured (tests/bench/bench_drivers.py): see the benchmark output; a quiet
 scan is one ``memcmp``; a scan with switches moving walks the 21 bytes.
 """
 
-from array import array
-
 from pipcore import geometry
 from pipcore.compat import const
+from pipdrivers.ring import Ring
 
 _DEFAULT_RING = const(64)
 
@@ -46,8 +45,6 @@ class Scanner:
     def __init__(self, readinto, samples=4, nbytes=geometry.SCAN_BYTES, ring=_DEFAULT_RING, sentinel=True):
         if not 1 <= samples <= 250:
             raise ScanError("samples must be 1..250, not %r" % (samples,))
-        if ring < 2 or ring & (ring - 1):
-            raise ScanError("ring size must be a power of two >= 2, not %r" % (ring,))
         self._readinto = readinto
         self.samples = samples
         self.nbytes = nbytes
@@ -61,14 +58,8 @@ class Scanner:
         self._count = bytearray(nbytes * 8)  # integration counters
         self._pend = bytearray(nbytes)  # bit set = counter not zero
         self._npend = 0
-        self._times = array("i", [0] * ring)
-        self._codes = array("H", [0] * ring)
-        self._mask = ring - 1
-        self._head = 0  # next write
-        self._tail = 0  # next read
-        self.overflows = 0  # events lost because nobody popped them
+        self.events = Ring(ring)  # settled changes: bit << 1 | closed
         self.chain_ok = True
-        self.popped_time = 0
         self._seen = bytearray(nbytes)  # switches seen closed in a walk test
         self._walking = False
 
@@ -113,7 +104,7 @@ class Scanner:
                     if c >= samples:
                         st ^= m
                         c = 0
-                        self._push((base + k) << 1 | ((st >> k) & 1), now)
+                        self.events.push((base + k) << 1 | ((st >> k) & 1), now)
                         settled += 1
                 elif c:
                     c -= 1
@@ -131,31 +122,22 @@ class Scanner:
         self._pend[i] = pend
         return settled
 
-    def _push(self, code, now):
-        h = self._head
-        if ((h - self._tail) & 0xFFFF) > self._mask:  # full: drop the oldest
-            self._tail = (self._tail + 1) & 0xFFFF
-            self.overflows += 1
-        self._times[h & self._mask] = now
-        self._codes[h & self._mask] = code
-        self._head = (h + 1) & 0xFFFF
-
-    # -- consuming events --------------------------------------------------
+    # -- consuming events (see pipdrivers.ring) -----------------------------
     def pending(self):
         """Number of settled changes not yet popped."""
-        return (self._head - self._tail) & 0xFFFF
+        return len(self.events)
 
     def pop(self):
         """Oldest change as ``bit << 1 | closed`` (its time in ``popped_time``), or -1."""
-        t = self._tail
-        if t == self._head:
-            return -1
-        self.popped_time = self._times[t & self._mask]
-        self._tail = (t + 1) & 0xFFFF
-        return self._codes[t & self._mask]
+        return self.events.pop()
 
-    def clear_events(self):
-        self._tail = self._head
+    @property
+    def popped_time(self):
+        return self.events.popped_time
+
+    @property
+    def overflows(self):
+        return self.events.overflows
 
     # -- state -------------------------------------------------------------
     def closed(self, bit):

@@ -1,0 +1,137 @@
+"""Atomic saves on the flash filesystem: a power cut never leaves a torn save.
+
+A save is written whole to ``PATH.tmp`` (flushed and closed), then renamed
+over ``PATH`` (littlefs renames atomically).  Each file carries a header, a
+sequence number and a SHA-256 checksum::
+
+    b"PBS1" | seq (4 bytes, big-endian) | length (4) | payload | sha256[:8]
+
+``load()`` reads both files, drops any that is short, torn or corrupt, and
+returns the payload with the highest sequence number.  So after a cut at
+any byte of ``save()`` it returns the previous complete save or the new one.
+Before writing, ``save()`` promotes a complete ``.tmp`` left by a cut between
+write and rename, so a second cut cannot fall back behind it.
+
+The filesystem is injected: an object with ``open(path, mode)``,
+``rename(old, new)`` and ``remove(path)`` (``pipdrivers.board_pins.FlashFS``
+on the Pico, ``pipboard.twins.MemFlash`` on the host, which can cut the
+power after any number of written bytes).
+"""
+
+import hashlib
+
+from pipcore.compat import const
+
+MAGIC = b"PBS1"
+_HEADER = const(12)
+_SUM = const(8)
+MAX_PAYLOAD = const(256 * 1024)
+
+
+class StorageError(ValueError):
+    """A payload that cannot be saved (wrong type, too large)."""
+
+
+def _checksum(data):
+    return hashlib.sha256(data).digest()[:_SUM]
+
+
+def encode(seq, payload):
+    """The bytes of one save file."""
+    n = len(payload)
+    head = MAGIC + bytes(((seq >> 24) & 255, (seq >> 16) & 255, (seq >> 8) & 255, seq & 255))
+    head += bytes(((n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255))
+    body = head + bytes(payload)
+    return body + _checksum(body)
+
+
+def decode(data):
+    """``(seq, payload)`` of a complete save file, or None if torn or corrupt."""
+    if data is None or len(data) < _HEADER + _SUM or data[:4] != MAGIC:
+        return None
+    seq = (data[4] << 24) | (data[5] << 16) | (data[6] << 8) | data[7]
+    n = (data[8] << 24) | (data[9] << 16) | (data[10] << 8) | data[11]
+    if len(data) != _HEADER + n + _SUM:
+        return None
+    body = data[: _HEADER + n]
+    if _checksum(body) != data[_HEADER + n :]:
+        return None
+    return seq, bytes(data[_HEADER : _HEADER + n])
+
+
+class AtomicStore:
+    """One named save (the game state, or the game record)."""
+
+    def __init__(self, fs, path):
+        self.fs = fs
+        self.path = path
+        self.tmp = path + ".tmp"
+        self.seq = 0  # sequence number of the newest complete save seen
+
+    def _read(self, path):
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
+            return None
+        try:
+            return f.read()
+        except OSError:
+            return None
+        finally:
+            f.close()
+
+    def _versions(self):
+        main = decode(self._read(self.path))
+        tmp = decode(self._read(self.tmp))
+        return main, tmp
+
+    def load(self):
+        """The newest complete payload (bytes), or None if there is none."""
+        main, tmp = self._versions()
+        best = main
+        if tmp is not None and (best is None or tmp[0] > best[0]):
+            best = tmp
+        if best is None:
+            return None
+        self.seq = best[0]
+        return best[1]
+
+    def save(self, payload):
+        """Write ``payload`` (bytes) so that a power cut at any point loses nothing complete."""
+        if not isinstance(payload, (bytes, bytearray)):
+            raise StorageError("a save is bytes, not %s" % type(payload).__name__)
+        if len(payload) > MAX_PAYLOAD:
+            raise StorageError("a save is at most %d bytes, not %d" % (MAX_PAYLOAD, len(payload)))
+        main, tmp = self._versions()
+        newest = 0
+        if main is not None:
+            newest = main[0]
+        if tmp is not None and tmp[0] > newest:
+            self._replace()  # a cut fell between write and rename: finish it first
+            newest = tmp[0]
+        else:
+            self._remove(self.tmp)
+        seq = max(newest, self.seq) + 1
+        data = encode(seq, payload)
+        f = self.fs.open(self.tmp, "wb")
+        try:
+            f.write(data)
+            f.flush()
+        finally:
+            f.close()
+        self._replace()
+        self.seq = seq
+        return seq
+
+    def _replace(self):
+        try:
+            self.fs.rename(self.tmp, self.path)
+        except OSError:  # a filesystem whose rename does not replace
+            self._remove(self.path)
+            self.fs.rename(self.tmp, self.path)
+
+    def _remove(self, path):
+        try:
+            self.fs.remove(path)
+        except OSError:
+            pass

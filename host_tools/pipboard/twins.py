@@ -1,0 +1,276 @@
+"""Twins of the board's hardware, for the simulator and the tests.
+
+Each twin offers exactly what the composition root hands the firmware
+driver on the Pico (see ``firmware/pipdrivers/board_pins.py``), so the same
+driver code runs against them:
+
+==================  =====================================  =========================
+driver              on the Pico                            twin
+==================  =====================================  =========================
+scan.Scanner        ``read_chain(buf)`` (SPI + SH/LD pin)  ``VirtualSwitches.readinto``
+leds.Pixels         ``write(buf)`` (bitstream on GP22)     ``VirtualStrip.write``
+buttons.Buttons     ``read()`` (ten GPIOs)                 ``VirtualButtons.read``
+storage.AtomicStore ``FlashFS()`` (littlefs)               ``MemFlash()``
+dice.Dice           ``entropy(n)`` (ROSC + ADC noise)      ``VirtualEntropy(seed)``
+==================  =====================================  =========================
+
+Nothing here is deployed to the board.
+"""
+
+import random
+
+from pipcore import geometry
+
+
+class VirtualSwitches:
+    """The 168 reed switches and the 74HC165 chain that reads them.
+
+    ``place(loc, count)`` stands checkers on a location; ``stick(bit, level)``
+    makes a switch stuck (closed or open) whatever the magnets do;
+    ``chatter(bit, reads)`` makes it bounce randomly for the next reads;
+    ``broken = True`` cuts the chain (the sentinel byte reads 0x00).
+    """
+
+    def __init__(self, seed=0):
+        self.closed = bytearray(geometry.SCAN_BYTES)  # what the magnets do
+        self.stuck = {}  # bit -> forced level
+        self._chatter = {}  # bit -> reads left
+        self.rng = random.Random(seed)
+        self.broken = False
+        self.reads = 0
+
+    # -- the physical board ---------------------------------------------------
+    def set(self, bit, closed):
+        if not 0 <= bit < geometry.SENSORS:
+            raise geometry.GeometryError("scan bit must be 0..167, not %r" % (bit,))
+        if closed:
+            self.closed[bit >> 3] |= 1 << (bit & 7)
+        else:
+            self.closed[bit >> 3] &= ~(1 << (bit & 7)) & 0xFF
+
+    def place(self, loc, count):
+        """``count`` checkers on ``loc``, pushed to its edge (6 or more fill it)."""
+        geometry.set_count(self.closed, loc, count)
+
+    def stick(self, bit, level):
+        self.stuck[bit] = 1 if level else 0
+
+    def unstick(self, bit):
+        self.stuck.pop(bit, None)
+
+    def chatter(self, bit, reads):
+        """Bounce ``bit`` at random for the next ``reads`` reads of the chain."""
+        self._chatter[bit] = reads
+
+    # -- what the shift registers deliver ----------------------------------------
+    def level(self, bit):
+        if bit in self.stuck:
+            return self.stuck[bit]
+        if self._chatter.get(bit):
+            return self.rng.getrandbits(1)
+        return (self.closed[bit >> 3] >> (bit & 7)) & 1
+
+    def readinto(self, buf):
+        """Fill ``buf`` (21 bytes + sentinel) as the chain would."""
+        self.reads += 1
+        n = geometry.SCAN_BYTES
+        buf[:n] = self.closed
+        for bit in list(self._chatter):
+            left = self._chatter[bit] - 1
+            if left < 0:
+                del self._chatter[bit]
+                continue
+            self._chatter[bit] = left
+            if self.rng.getrandbits(1):
+                buf[bit >> 3] ^= 1 << (bit & 7)
+        for bit, level in self.stuck.items():
+            if level:
+                buf[bit >> 3] |= 1 << (bit & 7)
+            else:
+                buf[bit >> 3] &= ~(1 << (bit & 7)) & 0xFF
+        if len(buf) > n:
+            buf[n] = 0x00 if self.broken else 0xFF
+
+
+class VirtualStrip:
+    """The NeoPixel chain: records every frame written (GRB bytes)."""
+
+    def __init__(self, n=geometry.LEDS, history=1000, byteorder="GRB"):
+        self.n = n
+        self.frames = []
+        self.history = history
+        self._order = tuple(byteorder.index(c) for c in "RGB")
+
+    def write(self, buf):
+        if len(buf) != 3 * self.n:
+            raise ValueError("frame of %d bytes for %d pixels" % (len(buf), self.n))
+        self.frames.append(bytes(buf))
+        if len(self.frames) > self.history:
+            del self.frames[0]
+
+    @property
+    def last(self):
+        return self.frames[-1] if self.frames else bytes(3 * self.n)
+
+    def pixel(self, index, frame=None):
+        """``(r, g, b)`` of a pixel in the last (or given) frame."""
+        frame = self.last if frame is None else frame
+        o = 3 * index
+        ro, go, bo = self._order
+        return frame[o + ro], frame[o + go], frame[o + bo]
+
+    def lit(self, frame=None):
+        """Indices of pixels that are not dark."""
+        frame = self.last if frame is None else frame
+        return [i for i in range(self.n) if any(frame[3 * i : 3 * i + 3])]
+
+    def current_ma(self, frame=None, base_ma=geometry.POWER_BASE_MA, idle_ua=geometry.LED_IDLE_UA,
+                   channel_ma=geometry.LED_CHANNEL_MA):
+        """Estimated board current (mA, float) while showing a frame."""
+        frame = self.last if frame is None else frame
+        return base_ma + self.n * idle_ua / 1000 + sum(frame) * channel_ma / 255
+
+
+class VirtualButtons:
+    """The ten buttons: ``press``/``release`` by number; optional bounce."""
+
+    def __init__(self, seed=0):
+        self.state = 0
+        self._bounce = {}
+        self.rng = random.Random(seed)
+
+    def press(self, button, bounce=0):
+        self.state |= 1 << button
+        if bounce:
+            self._bounce[button] = bounce
+
+    def release(self, button, bounce=0):
+        self.state &= ~(1 << button)
+        if bounce:
+            self._bounce[button] = bounce
+
+    def read(self):
+        level = self.state
+        for button in list(self._bounce):
+            self._bounce[button] -= 1
+            if self._bounce[button] <= 0:
+                del self._bounce[button]
+            if self.rng.getrandbits(1):
+                level ^= 1 << button
+        return level
+
+
+class PowerCut(Exception):
+    """Raised by MemFlash when the simulated power fails."""
+
+
+class _MemFile:
+    def __init__(self, flash, path, mode):
+        self.flash = flash
+        self.path = path
+        self.mode = mode
+        self.pos = 0
+        self.closed = False
+
+    def write(self, data):
+        self.flash._check()
+        buf = self.flash.files[self.path]
+        for i, byte in enumerate(bytes(data)):
+            self.flash._spend()  # may cut the power after this byte's predecessors
+            buf.append(byte)
+        return len(data)
+
+    def read(self, n=-1):
+        self.flash._check()
+        data = bytes(self.flash.files[self.path])
+        if n is None or n < 0:
+            chunk = data[self.pos :]
+        else:
+            chunk = data[self.pos : self.pos + n]
+        self.pos += len(chunk)
+        return chunk
+
+    def flush(self):
+        self.flash._check()
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class MemFlash:
+    """An in-memory filesystem whose power can be cut.
+
+    ``cut_after(units)``: the power fails once ``units`` more units of work
+    are done, where one unit is one written byte, one rename or one remove;
+    the operation that would exceed it raises ``PowerCut`` and so does every
+    later call until ``power_on()``.  Bytes written before the cut stay
+    (littlefs may in fact lose unflushed bytes of a file being written, which
+    only makes a torn temporary file shorter).
+    """
+
+    def __init__(self, rename_replaces=True):
+        self.files = {}
+        self.rename_replaces = rename_replaces  # False: like FAT, rename onto a file fails
+        self._budget = None
+        self.dead = False
+        self.units = 0  # work done since the last power_on
+
+    def cut_after(self, units):
+        self._budget = self.units + units
+
+    def power_on(self):
+        self.dead = False
+        self._budget = None
+        self.units = 0
+
+    def _check(self):
+        if self.dead:
+            raise PowerCut("the power is off")
+
+    def _spend(self):
+        self._check()
+        if self._budget is not None and self.units >= self._budget:
+            self.dead = True
+            raise PowerCut("power cut after %d units" % self.units)
+        self.units += 1
+
+    # -- the injected filesystem API ------------------------------------------------
+    def open(self, path, mode="rb"):
+        self._check()
+        if "w" in mode:
+            self.files[path] = bytearray()
+        elif path not in self.files:
+            raise OSError(2, "no such file: %s" % path)
+        return _MemFile(self, path, mode)
+
+    def rename(self, old, new):
+        self._check()
+        if old not in self.files:
+            raise OSError(2, "no such file: %s" % old)
+        if new in self.files and not self.rename_replaces:
+            raise OSError(17, "file exists: %s" % new)
+        self._spend()
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, path):
+        self._check()
+        if path not in self.files:
+            raise OSError(2, "no such file: %s" % path)
+        self._spend()
+        del self.files[path]
+
+
+class VirtualEntropy:
+    """Stand-in for the Pico's ring-oscillator and ADC noise: seeded bytes."""
+
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def __call__(self, n):
+        return bytes(self.rng.getrandbits(8) for _ in range(n))
