@@ -108,8 +108,10 @@ BTN_BLACK_DROP = const(7)
 BTN_UNDO = const(8)  # short: undo the last checker move; long: undo the turn
 BTN_MENU = const(9)  # short: next menu item; long: enter / leave the menu
 BUTTONS = const(10)
-# GPIO of each button, by button number.
-BUTTON_PINS = b"\x02\x03\x04\x05\x0a\x0b\x0c\x0d\x06\x07"
+# Button n is on GPIO BUTTON_GPIO_BASE + n (GP2..GP11), so one read of the
+# SIO input register gives all ten at once.
+BUTTON_GPIO_BASE = const(2)
+BUTTON_PINS = b"\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b"
 BUTTON_NAMES = (
     "white roll/done",
     "white double",

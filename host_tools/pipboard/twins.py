@@ -274,3 +274,21 @@ class VirtualEntropy:
 
     def __call__(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
+
+
+class VirtualBoard:
+    """A whole board of twins, with the drivers built by the firmware's own ``Board``.
+
+    ``switches``, ``strip``, ``pad`` (buttons), ``flash`` and ``entropy`` are
+    the twins; ``board`` holds the firmware drivers wired to them.
+    """
+
+    def __init__(self, seed=0, **config):
+        from pipdrivers.board import Board
+
+        self.switches = VirtualSwitches(seed)
+        self.strip = VirtualStrip(geometry.LEDS)
+        self.pad = VirtualButtons(seed)
+        self.flash = MemFlash()
+        self.entropy = VirtualEntropy(seed)
+        self.board = Board(self.switches.readinto, self.strip.write, self.pad.read, self.flash, self.entropy, **config)

@@ -1,0 +1,43 @@
+"""Assemble every driver of the board from injected hardware functions.
+
+``board_pins.build()`` calls this with the Pico's pins; the simulator calls
+it with the twins of ``pipboard.twins`` (``virtual_board()``).  So the real
+board and the simulated one are built by the same code with the same
+geometry.
+"""
+
+from pipcore import geometry as g
+from pipdrivers.buttons import Buttons
+from pipdrivers.dice import Dice
+from pipdrivers.dice_display import DiceDisplay
+from pipdrivers.leds import Pixels
+from pipdrivers.scan import Scanner
+from pipdrivers.storage import AtomicStore
+
+STATE_PATH = "/pipboard_state.bin"
+RECORD_PATH = "/pipboard_record.bin"
+SCAN_PERIOD_MS = 5  # 200 Hz; 4 samples settle a checker in 20 ms
+BUTTON_PERIOD_MS = 10
+FRAME_PERIOD_MS = 20  # 50 frames/s; the wire time of 197 pixels is 5.9 ms
+
+
+class Board:
+    """The drivers of one board: ``scanner``, ``pixels``, ``display``,
+    ``buttons``, ``state_store``, ``record_store``, ``dice`` and the
+    ``entropy`` source (for new matches)."""
+
+    def __init__(self, read_chain, write_leds, read_buttons, fs, entropy, brightness=0.4,
+                 budget_ma=g.POWER_BUDGET_MA, samples=4, long_ms=800):
+        self.scanner = Scanner(read_chain, samples=samples)
+        self.pixels = Pixels(g.LEDS, write_leds, brightness=brightness, budget_ma=budget_ma)
+        self.display = DiceDisplay(self.pixels)
+        self.buttons = Buttons(read_buttons, long_ms=long_ms)
+        self.state_store = AtomicStore(fs, STATE_PATH)
+        self.record_store = AtomicStore(fs, RECORD_PATH)
+        self.entropy = entropy
+        self.dice = Dice.from_entropy(entropy)
+
+    def new_dice(self, salt=b""):
+        """Fresh dice for a new match (a new secret seed, a new commitment)."""
+        self.dice = Dice.from_entropy(self.entropy, salt)
+        return self.dice

@@ -1,0 +1,119 @@
+"""The Pico's side of the drivers: the only pipdrivers module that imports machine.
+
+``build()`` returns a ``pipdrivers.board.Board`` wired as in hardware/wiring.md:
+
+=========  ===========================  ==========================================
+GPIO       signal                       to
+=========  ===========================  ==========================================
+GP16       SPI0 RX (MISO)               Q7 of 74HC165 #0 (10 k pull-down)
+GP17       SH/LD (output)               SH/LD of all 21 74HC165 (low = load)
+GP18       SPI0 SCK                     CLK of all 21 74HC165 (CLK INH to GND)
+GP22       LED data                     74AHCT125 input; its output -> 330 R -> DIN of pixel 0
+GP2..GP11  buttons 0..9 (pull-up)       push button to GND (see geometry.BUTTON_NAMES)
+GP26       ADC0, unconnected            noise for the dice seed
+=========  ===========================  ==========================================
+
+74HC165 #k's Q7 feeds the serial input (DS) of #k-1; DS of #20 is tied to
+3V3, so the 22nd byte of every read is 0xFF while the chain is intact.
+"""
+
+import hashlib
+import os
+import sys
+import time
+
+import machine
+
+from pipcore import geometry as g
+from pipcore.compat import const
+from pipdrivers.board import Board
+
+# RP2040 datasheet: SIO GPIO_IN and the ring oscillator's RANDOMBIT register.
+_SIO_GPIO_IN = const(0xD0000004)
+_ROSC_RANDOMBIT = {"RP2040": 0x4006001C, "RP2350": 0x400E801C}
+_WS2812_TIMING = (400, 850, 800, 450)  # ns: T0H, T0L, T1H, T1L at 800 kHz
+_BUTTON_MASK = const((1 << g.BUTTONS) - 1)
+
+
+def chain_reader():
+    """``readinto(buf)`` for the scanner: load the switches, shift them in by SPI."""
+    spi = machine.SPI(
+        g.SCAN_SPI_ID,
+        baudrate=g.SCAN_SPI_BAUD,
+        polarity=0,
+        phase=0,
+        bits=8,
+        firstbit=machine.SPI.MSB,
+        sck=machine.Pin(g.PIN_SCAN_SCK),
+        mosi=machine.Pin(19),  # unused, SPI0 needs one
+        miso=machine.Pin(g.PIN_SCAN_MISO),
+    )
+    load = machine.Pin(g.PIN_SCAN_LOAD, machine.Pin.OUT, value=1)
+
+    def readinto(buf):
+        load.value(0)  # parallel load (>= 20 ns; a Python call is ~ 2 us)
+        load.value(1)
+        spi.readinto(buf)
+
+    return readinto
+
+
+def led_writer():
+    """``write(buf)`` for the pixels: one WS2812 bit stream on GP22."""
+    pin = machine.Pin(g.PIN_LED_DATA, machine.Pin.OUT, value=0)
+    bitstream = machine.bitstream
+    timing = _WS2812_TIMING
+
+    def write(buf):
+        bitstream(pin, 0, timing, buf)
+
+    return write
+
+
+def button_reader():
+    """``read()`` for the buttons: one read of the GPIO input register."""
+    for n in g.BUTTON_PINS:
+        machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP)
+    mem16 = machine.mem16  # GPIO 0..15: a small int, no allocation
+
+    def read():
+        return (~mem16[_SIO_GPIO_IN] >> g.BUTTON_GPIO_BASE) & _BUTTON_MASK
+
+    return read
+
+
+def entropy(n):
+    """``n`` bytes from the ring oscillator's random bit, ADC noise and timing jitter."""
+    chip = "RP2350" if "RP2350" in sys.implementation._machine else "RP2040"
+    rosc = _ROSC_RANDOMBIT[chip]
+    adc = machine.ADC(g.PIN_ENTROPY_ADC)
+    pool = bytearray(256)
+    for i in range(256):
+        byte = 0
+        for _ in range(8):
+            byte = (byte << 1) | (machine.mem32[rosc] & 1)
+        pool[i] = byte ^ (adc.read_u16() & 0xFF) ^ (time.ticks_us() & 0xFF)
+    out = b""
+    k = 0
+    while len(out) < n:
+        out += hashlib.sha256(pool + bytes((k,))).digest()
+        k += 1
+    return out[:n]
+
+
+class FlashFS:
+    """The filesystem functions AtomicStore needs, on the Pico's littlefs."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+
+def build(**config):
+    """Every driver of the board, wired to this Pico (``config``: see ``Board``)."""
+    return Board(chain_reader(), led_writer(), button_reader(), FlashFS(), entropy, **config)

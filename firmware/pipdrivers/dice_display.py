@@ -1,0 +1,116 @@
+"""The control panel: dice display, moves-left markers, cube, player to move.
+
+Draws into a ``leds.Pixels`` at the panel indices of ``pipcore.geometry``
+(two dice of seven pips, four move markers, cube values 2..64, cube owner,
+a "to move" light per player).  Nothing is written until the caller's
+``pixels.show(now)``.  Allocation-free: colours are ints ``0xRRGGBB``.
+"""
+
+from pipcore import geometry as g
+from pipcore.compat import const
+from pipdrivers.leds import BLINK, PULSE, STEADY
+
+WHITE_DICE = const(0xFFC070)  # warm white for white's dice
+BLACK_DICE = const(0x3060FF)  # blue for black's dice
+USED_DIM = const(4)  # a used die shows at 1/4
+CUBE_COLOUR = const(0xFFFFFF)
+TURN_COLOUR = const(0x40FF40)
+TUMBLE_MS = const(70)
+
+
+class DisplayError(ValueError):
+    """A die face, cube value or player outside the board's range."""
+
+
+class DiceDisplay:
+    def __init__(self, pixels):
+        self.px = pixels
+
+    def _set(self, index, colour, effect=STEADY, dim=1):
+        self.px.set(index, ((colour >> 16) & 255) // dim, ((colour >> 8) & 255) // dim, (colour & 255) // dim, effect)
+
+    def _face(self, base, face, colour, effect=STEADY, dim=1):
+        if not 0 <= face <= 6:
+            raise DisplayError("a die shows 1..6 (0 = blank), not %r" % (face,))
+        mask = g.DIE_FACE_MASKS[face]
+        for pip in range(g.DIE_PIPS):
+            if mask >> pip & 1:
+                self._set(base + pip, colour, effect, dim)
+            else:
+                self.px.set(base + pip, 0, 0, 0)
+
+    def dice(self, d1, d2, player, used1=False, used2=False, moves_left=-1):
+        """Show a roll in ``player``'s colour; used dice dim; ``moves_left`` markers (0..4)."""
+        colour = BLACK_DICE if player else WHITE_DICE
+        self._face(g.LED_DIE_A, d1, colour, STEADY, USED_DIM if used1 else 1)
+        self._face(g.LED_DIE_B, d2, colour, STEADY, USED_DIM if used2 else 1)
+        self.moves(moves_left, colour)
+
+    def moves(self, left, colour=WHITE_DICE):
+        """Light ``left`` (0..4) move markers; -1 leaves them dark."""
+        if not -1 <= left <= 4:
+            raise DisplayError("moves left must be 0..4, not %r" % (left,))
+        for k in range(4):
+            if k < left:
+                self._set(g.LED_MOVES + k, colour)
+            else:
+                self.px.set(g.LED_MOVES + k, 0, 0, 0)
+
+    def blank(self):
+        self._face(g.LED_DIE_A, 0, 0)
+        self._face(g.LED_DIE_B, 0, 0)
+        self.moves(-1)
+
+    def tumble(self, now, player):
+        """Rolling animation: both dice change face every ``TUMBLE_MS``."""
+        k = now // TUMBLE_MS
+        h = (k * 1103515245 + 12345) & 0x7FFFFFFF
+        colour = BLACK_DICE if player else WHITE_DICE
+        self._face(g.LED_DIE_A, (h >> 8) % 6 + 1, colour)
+        self._face(g.LED_DIE_B, (h >> 16) % 6 + 1, colour)
+        self.moves(-1)
+
+    def entry(self, values, index, count=2):
+        """Manual entry (``dice.ManualEntry``): the die being edited blinks."""
+        for i in range(2):
+            base = g.LED_DIE_A if i == 0 else g.LED_DIE_B
+            if i >= count:
+                self._face(base, 0, 0)
+            else:
+                self._face(base, values[i], WHITE_DICE, BLINK if i == index else STEADY)
+        self.moves(-1)
+
+    def cube(self, value, owner):
+        """Cube ``value`` (1, 2, 4 .. 64) owned by 0 (white), 1 (black) or -1 (centred)."""
+        if value < 1 or value > 64 or value & (value - 1):
+            raise DisplayError("the cube shows 1, 2, 4 .. 64, not %r" % (value,))
+        if owner not in (-1, 0, 1):
+            raise DisplayError("cube owner is -1 (centred), 0 or 1, not %r" % (owner,))
+        for k in range(6):
+            if value == 2 << k:
+                self._set(g.LED_CUBE_VALUE + k, CUBE_COLOUR)
+            else:
+                self.px.set(g.LED_CUBE_VALUE + k, 0, 0, 0)
+        # Owner pixels: white owns, centred, black owns.
+        for k in range(3):
+            lit = (owner == 0 and k == 0) or (owner == -1 and k == 1) or (owner == 1 and k == 2)
+            if lit:
+                self._set(g.LED_CUBE_OWNER + k, BLACK_DICE if k == 2 else WHITE_DICE)
+            else:
+                self.px.set(g.LED_CUBE_OWNER + k, 0, 0, 0)
+
+    def offer(self, value, doubler):
+        """A double is offered: the new value pulses on the taker's side."""
+        self.cube(value, -1)
+        for k in range(6):
+            if value == 2 << k:
+                self._set(g.LED_CUBE_VALUE + k, CUBE_COLOUR, PULSE)
+        self.px.set(g.LED_CUBE_OWNER + 1, 0, 0, 0)
+        self._set(g.LED_CUBE_OWNER + (2 if doubler == 0 else 0), TURN_COLOUR, PULSE)
+
+    def turn(self, player):
+        """Light the "to move" pixel of ``player`` (0 or 1); -1 lights neither."""
+        if player not in (-1, 0, 1):
+            raise DisplayError("player is 0, 1 or -1, not %r" % (player,))
+        self._set(g.LED_TURN_WHITE, TURN_COLOUR if player == 0 else 0)
+        self._set(g.LED_TURN_BLACK, TURN_COLOUR if player == 1 else 0)

@@ -1,0 +1,88 @@
+"""Dice display and panel: faces, used dice, cube, turn (CPython and MicroPython)."""
+
+from pipcore import geometry as g
+from pipdrivers.dice_display import DiceDisplay, DisplayError
+from pipdrivers.leds import BLINK, PULSE, Pixels
+
+
+class Strip:
+    def __init__(self):
+        self.last = b""
+
+    def write(self, buf):
+        self.last = bytes(buf)
+
+
+def lit(px, base, count):
+    return [i - base for i in range(base, base + count) if px[i] != (0, 0, 0)]
+
+
+def make():
+    strip = Strip()
+    px = Pixels(g.LEDS, strip.write)
+    return px, DiceDisplay(px), strip
+
+
+def test_faces_light_the_right_pips():
+    px, d, _ = make()
+    expected = {
+        1: [g.PIP_C],
+        2: [g.PIP_TL, g.PIP_BR],
+        3: [g.PIP_TL, g.PIP_C, g.PIP_BR],
+        4: [g.PIP_TL, g.PIP_TR, g.PIP_BL, g.PIP_BR],
+        5: [g.PIP_TL, g.PIP_TR, g.PIP_C, g.PIP_BL, g.PIP_BR],
+        6: [g.PIP_TL, g.PIP_TR, g.PIP_ML, g.PIP_MR, g.PIP_BL, g.PIP_BR],
+    }
+    for face, pips in expected.items():
+        d.dice(face, 7 - face, 0)
+        assert lit(px, g.LED_DIE_A, 7) == pips
+        assert len(lit(px, g.LED_DIE_B, 7)) == 7 - face
+    d.blank()
+    assert lit(px, g.LED_DIE_A, 14) == []
+
+
+def test_used_die_dims_and_moves_left():
+    px, d, _ = make()
+    d.dice(5, 5, 1, used1=True, moves_left=3)
+    a = px[g.LED_DIE_A + g.PIP_C]
+    b = px[g.LED_DIE_B + g.PIP_C]
+    assert a[2] < b[2] and b[2] == 255  # black's dice are blue
+    assert lit(px, g.LED_MOVES, 4) == [0, 1, 2]
+
+
+def test_cube_value_and_owner():
+    px, d, _ = make()
+    d.cube(1, -1)
+    assert lit(px, g.LED_CUBE_VALUE, 6) == [] and lit(px, g.LED_CUBE_OWNER, 3) == [1]
+    d.cube(8, 1)
+    assert lit(px, g.LED_CUBE_VALUE, 6) == [2] and lit(px, g.LED_CUBE_OWNER, 3) == [2]
+    d.offer(16, 0)
+    assert px.effect(g.LED_CUBE_VALUE + 3) == PULSE
+    assert px.effect(g.LED_CUBE_OWNER + 2) == PULSE
+    for bad in ((3, 0), (128, 0), (2, 2)):
+        try:
+            d.cube(*bad)
+        except DisplayError:
+            pass
+        else:
+            assert False, bad
+
+
+def test_turn_and_entry():
+    px, d, _ = make()
+    d.turn(0)
+    assert px[g.LED_TURN_WHITE] != (0, 0, 0) and px[g.LED_TURN_BLACK] == (0, 0, 0)
+    d.turn(1)
+    assert px[g.LED_TURN_WHITE] == (0, 0, 0) and px[g.LED_TURN_BLACK] != (0, 0, 0)
+    d.entry(bytearray((4, 2)), 1)
+    assert px.effect(g.LED_DIE_B + g.PIP_TL) == BLINK
+    assert px.effect(g.LED_DIE_A + g.PIP_TL) != BLINK
+
+
+def test_tumble_changes_faces():
+    px, d, _ = make()
+    seen = set()
+    for t in range(0, 3000, 70):
+        d.tumble(t, 0)
+        seen.add(tuple(lit(px, g.LED_DIE_A, 7)))
+    assert len(seen) == 6
