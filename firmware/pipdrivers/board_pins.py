@@ -32,7 +32,7 @@ from pipdrivers.board import Board
 _SIO_GPIO_IN = const(0xD0000004)
 _ROSC_RANDOMBIT = {"RP2040": 0x4006001C, "RP2350": 0x400E801C}
 _WS2812_TIMING = (400, 850, 800, 450)  # ns: T0H, T0L, T1H, T1L at 800 kHz
-_BUTTON_MASK = const((1 << g.BUTTONS) - 1)
+_BUTTON_MASK = const(0x3FF)  # geometry.BUTTONS == 10 (tests/test_board_pins.py checks)
 
 
 def chain_reader():
