@@ -1,0 +1,406 @@
+"""The board's serial protocol: newline-delimited JSON frames (docs/protocol.md).
+
+Pure: bytes come in through ``ProtocolHandler.feed`` and reply lines go out
+through the ``write`` callable it was given. The same handler serves the
+Pico's USB serial (``pipdrivers.usb_serial``) and the simulator's TCP port,
+so every host tool and test works with either.
+
+Frames, one JSON object per line (``\\n``; a trailing ``\\r`` is ignored):
+
+    host -> board   {"id": 7, "cmd": "set_position", "position_id": "4HPwATDgc/ABMA"}
+    board -> host   {"id": 7, "ok": true, ...}
+                    {"id": 7, "ok": false, "error": "bad_args", "message": "..."}
+                    {"event": "play", "seq": 12, ...}          (numbered events)
+
+Input is read into one preallocated buffer of ``MAX_FRAME`` bytes. A frame
+that is too long, not UTF-8, not JSON, not an object, names an unknown
+command or carries bad arguments gets exactly one error reply and changes
+nothing. Commands that would let a host cheat (choosing dice, injecting
+sensor readings) are refused unless the board was started in test mode.
+
+The handler drives the game through a narrow *app* seam (duck-typed):
+
+    app.snapshot() -> dict          full state: position_id, match_id, dice,
+                                    cube, phase, options, variant, ...
+    app.new_game(variant, options)  options: complete dict (pipcore.options)
+    app.set_position(position_id, match_id)     match_id may be None
+    app.show_play(play_text)        an outside play (gnubg notation) to show
+    app.show_cube(action)           "double", "take", "drop", "beaver", "raccoon"
+    app.record_bytes() -> bytes     the game record as stored
+    app.pop_event() -> dict|None    the next event for the host
+    test mode only:
+    app.set_dice(dice)              the next roll, e.g. (3, 1)
+    app.inject(kind, index, value)  kind "sensor" (reed switch index, 0/1) or
+                                    "button" (button index, 1 press / 0 release)
+
+The app raises a ValueError subclass when it refuses a command; its message
+is sent back as ``"error": "rejected"``.
+"""
+
+import json
+
+try:
+    from binascii import b2a_base64
+except ImportError:  # pragma: no cover - very old MicroPython
+    from ubinascii import b2a_base64
+
+from pipcore.compat import const
+
+PROTOCOL_VERSION = const(1)
+MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
+RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
+_MAX_ID_TEXT = const(40)
+
+_NL = const(10)
+_CR = const(13)
+
+# Error codes (the "error" field of a failed reply).
+E_OVERSIZED = "oversized"
+E_BAD_FRAME = "bad_frame"
+E_UNKNOWN = "unknown_command"
+E_BAD_ARGS = "bad_args"
+E_TEST_ONLY = "test_mode_only"
+E_REJECTED = "rejected"
+E_INTERNAL = "internal"
+
+CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
+INJECT_KINDS = ("sensor", "button")
+
+# command -> {argument: (type names, required)}; anything else is refused.
+_STR = ("str",)
+_INT = ("int",)
+_COMMANDS = {
+    "ping": {"data": (("str", "int"), False)},
+    "hello": {},
+    "snapshot": {},
+    "new_game": {"variant": (_STR, False), "options": (("dict",), False)},
+    "set_position": {"position_id": (_STR, True), "match_id": (_STR, False)},
+    "show_play": {"play": (_STR, True)},
+    "show_cube": {"action": (_STR, True)},
+    "record": {"offset": (_INT, False)},
+    "set_dice": {"dice": (("list",), True)},
+    "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
+}
+TEST_ONLY = ("set_dice", "inject")
+COMMANDS = tuple(sorted(_COMMANDS))
+
+
+class ProtocolError(ValueError):
+    """A frame the board refuses; ``code`` is the reply's error code."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _type_name(value):
+    t = type(value)
+    if t is bool:
+        return "bool"
+    if t is int:
+        return "int"
+    if t is str:
+        return "str"
+    if t is dict:
+        return "dict"
+    if t is list:
+        return "list"
+    return "other"
+
+
+class FrameReader:
+    """Split a byte stream into lines using one fixed buffer.
+
+    ``feed(data, on_frame)`` calls ``on_frame(memoryview)`` for each complete
+    non-empty line, or ``on_frame(None)`` once for a line longer than the
+    buffer (the rest of that line is skipped, nothing is allocated).
+    """
+
+    def __init__(self, size=MAX_FRAME):
+        self.buf = bytearray(size)
+        self.view = memoryview(self.buf)
+        self.size = size
+        self.length = 0
+        self.overflow = False
+
+    def reset(self):
+        """Forget a partial line (e.g. after the host reconnects)."""
+        self.length = 0
+        self.overflow = False
+
+    def feed(self, data, on_frame):
+        buf = self.buf
+        size = self.size
+        for b in data:
+            if b == _NL:
+                n = self.length
+                if self.overflow:
+                    self.overflow = False
+                    self.length = 0
+                    on_frame(None)
+                    continue
+                if n and buf[n - 1] == _CR:
+                    n -= 1
+                self.length = 0
+                if n:
+                    on_frame(self.view[:n])
+            elif self.overflow:
+                continue
+            elif self.length == size:
+                self.overflow = True
+            else:
+                buf[self.length] = b
+                self.length += 1
+
+
+class ProtocolHandler:
+    """Answer host frames and forward the app's events as numbered frames."""
+
+    def __init__(self, app, write, firmware_version="", geometry=None, test_mode=False, board="pipboard"):
+        self.app = app
+        self.write = write
+        self.firmware_version = firmware_version
+        self.geometry = geometry if geometry is not None else {}
+        self.test_mode = bool(test_mode)
+        self.board = board
+        self.seq = 0
+        self.reader = FrameReader()
+        self.frames = 0
+        self.errors = 0
+
+    # -- input ------------------------------------------------------------
+    def feed(self, data):
+        """Take raw bytes from the link; replies go out through ``write``."""
+        self.reader.feed(data, self._on_frame)
+
+    def handle_line(self, line):
+        """Handle one complete frame (bytes without the newline)."""
+        self._on_frame(memoryview(line) if line else None)
+
+    def _on_frame(self, frame):
+        self.frames += 1
+        request_id = None
+        try:
+            if frame is None:
+                raise ProtocolError(E_OVERSIZED, "frame longer than %d bytes" % MAX_FRAME)
+            msg = _decode(frame)
+            request_id = msg.get("id")
+            if request_id is not None and not _valid_id(request_id):
+                request_id = None
+                raise ProtocolError(E_BAD_FRAME, "id must be an integer or a string of at most %d characters"
+                                    % _MAX_ID_TEXT)
+            result = self.dispatch(msg)
+        except ProtocolError as exc:
+            self._send_error(request_id, exc.code, exc.message)
+            return
+        except ValueError as exc:  # the app or the core refused the command
+            self._send_error(request_id, E_REJECTED, str(exc) or type(exc).__name__)
+            return
+        except Exception as exc:  # never let one frame stop the board
+            self._send_error(request_id, E_INTERNAL, "%s: %s" % (type(exc).__name__, exc))
+            return
+        reply = {"ok": True}
+        if request_id is not None:
+            reply["id"] = request_id
+        if result:
+            for key in result:
+                reply[key] = result[key]
+        self._send(reply)
+
+    def dispatch(self, msg):
+        """Validate a decoded frame and run its command; returns the reply fields."""
+        cmd = msg.get("cmd")
+        if type(cmd) is not str:
+            raise ProtocolError(E_BAD_FRAME, 'a frame needs "cmd": the command name as a string')
+        spec = _COMMANDS.get(cmd)
+        if spec is None:
+            raise ProtocolError(E_UNKNOWN, "unknown command %r (known: %s)" % (cmd[:40], ", ".join(COMMANDS)))
+        for key in msg:
+            if key == "cmd" or key == "id":
+                continue
+            if type(key) is not str:  # MicroPython's lenient json can produce these
+                raise ProtocolError(E_BAD_FRAME, "frame keys must be strings")
+            if key not in spec:
+                raise ProtocolError(E_BAD_ARGS, "%s takes no argument %r" % (cmd, key[:40]))
+            if _type_name(msg[key]) not in spec[key][0]:
+                raise ProtocolError(E_BAD_ARGS, "%s: %s must be %s" % (cmd, key, " or ".join(spec[key][0])))
+        for key in spec:
+            if spec[key][1] and key not in msg:
+                raise ProtocolError(E_BAD_ARGS, "%s needs %r" % (cmd, key))
+        if cmd in TEST_ONLY and not self.test_mode:
+            raise ProtocolError(E_TEST_ONLY, "%s works only when the board was started in test mode" % cmd)
+        return getattr(self, "_cmd_" + cmd)(msg)
+
+    # -- commands ---------------------------------------------------------
+    def _cmd_ping(self, msg):
+        if "data" in msg:
+            return {"pong": msg["data"]}
+        return {"pong": True}
+
+    def _cmd_hello(self, msg):
+        reply = self.hello()
+        reply["snapshot"] = self.snapshot()
+        return reply
+
+    def _cmd_snapshot(self, msg):
+        return {"snapshot": self.snapshot()}
+
+    def _cmd_new_game(self, msg):
+        from pipcore.options import make_options
+
+        variant = msg.get("variant", "backgammon")
+        options = make_options(msg.get("options"), variant)
+        self.app.new_game(variant, options)
+        return {"snapshot": self.snapshot()}
+
+    def _cmd_set_position(self, msg):
+        from pipcore.position import Position
+
+        position_id = msg["position_id"]
+        Position.from_id(position_id)  # validate before the app sees it
+        match_id = msg.get("match_id")
+        if match_id is not None:
+            _check_match_id(match_id)
+        self.app.set_position(position_id, match_id)
+        return {"snapshot": self.snapshot()}
+
+    def _cmd_show_play(self, msg):
+        from pipcore.notation import parse_play
+
+        parse_play(msg["play"])  # notation errors are reported before the app sees it
+        self.app.show_play(msg["play"])
+        return None
+
+    def _cmd_show_cube(self, msg):
+        action = msg["action"]
+        if action not in CUBE_ACTIONS:
+            raise ProtocolError(E_BAD_ARGS, "show_cube: action must be one of %s" % ", ".join(CUBE_ACTIONS))
+        self.app.show_cube(action)
+        return None
+
+    def _cmd_record(self, msg):
+        offset = msg.get("offset", 0)
+        if offset < 0:
+            raise ProtocolError(E_BAD_ARGS, "record: offset must be >= 0")
+        data = self.app.record_bytes()
+        total = len(data)
+        if offset > total:
+            raise ProtocolError(E_BAD_ARGS, "record: offset %d is past the end (%d bytes)" % (offset, total))
+        end = min(total, offset + RECORD_CHUNK)
+        chunk = b2a_base64(data[offset:end]).decode().strip()
+        return {"offset": offset, "total": total, "next": end if end < total else None, "data": chunk}
+
+    def _cmd_set_dice(self, msg):
+        from pipcore.rules import check_dice
+
+        dice = msg["dice"]
+        if len(dice) != 2 or _type_name(dice[0]) != "int" or _type_name(dice[1]) != "int":
+            raise ProtocolError(E_BAD_ARGS, "set_dice: dice must be two integers from 1 to 6")
+        check_dice(dice)
+        self.app.set_dice((dice[0], dice[1]))
+        return None
+
+    def _cmd_inject(self, msg):
+        kind = msg["kind"]
+        if kind not in INJECT_KINDS:
+            raise ProtocolError(E_BAD_ARGS, "inject: kind must be one of %s" % ", ".join(INJECT_KINDS))
+        if msg["value"] not in (0, 1):
+            raise ProtocolError(E_BAD_ARGS, "inject: value must be 0 or 1")
+        if msg["index"] < 0:
+            raise ProtocolError(E_BAD_ARGS, "inject: index must be >= 0")
+        self.app.inject(kind, msg["index"], msg["value"])
+        return None
+
+    # -- output -----------------------------------------------------------
+    def hello(self):
+        return {
+            "hello": self.board,
+            "protocol": PROTOCOL_VERSION,
+            "firmware": self.firmware_version,
+            "geometry": self.geometry,
+            "test_mode": self.test_mode,
+            "max_frame": MAX_FRAME,
+        }
+
+    def snapshot(self):
+        snap = self.app.snapshot()
+        snap["seq"] = self.seq
+        return snap
+
+    def announce(self):
+        """Send an unsolicited hello event (at boot or when a host appears)."""
+        event = self.hello()
+        event["snapshot"] = self.snapshot()
+        self.emit("hello", event)
+
+    def emit(self, name, fields=None):
+        """Send one numbered event frame."""
+        self.seq += 1
+        frame = {"event": name, "seq": self.seq}
+        if fields:
+            for key in fields:
+                if key != "event" and key != "seq":
+                    frame[key] = fields[key]
+        self._send(frame)
+
+    def poll(self, limit=16):
+        """Forward up to ``limit`` pending app events; returns how many were sent."""
+        sent = 0
+        pop = getattr(self.app, "pop_event", None)
+        if pop is None:
+            return 0
+        while sent < limit:
+            event = pop()
+            if event is None:
+                break
+            name = event.get("event") or event.get("type") or "event"
+            self.emit(name, event)
+            sent += 1
+        return sent
+
+    def _send_error(self, request_id, code, message):
+        self.errors += 1
+        reply = {"ok": False, "error": code, "message": message}
+        if request_id is not None:
+            reply["id"] = request_id
+        self._send(reply)
+
+    def _send(self, obj):
+        self.write((json.dumps(obj) + "\n").encode())
+
+
+def _decode(frame):
+    try:
+        text = bytes(frame).decode("utf-8")
+    except Exception:  # UnicodeError on both Pythons
+        raise ProtocolError(E_BAD_FRAME, "frame is not UTF-8 text")
+    try:
+        msg = json.loads(text)
+    except Exception:  # ValueError (MicroPython), JSONDecodeError/RecursionError (CPython)
+        raise ProtocolError(E_BAD_FRAME, "frame is not valid JSON")
+    if type(msg) is not dict:
+        raise ProtocolError(E_BAD_FRAME, "a frame must be a JSON object")
+    return msg
+
+
+def _valid_id(value):
+    t = _type_name(value)
+    return t == "int" or (t == "str" and len(value) <= _MAX_ID_TEXT)
+
+
+def _check_match_id(match_id):
+    """Validate a Match ID with pipcore.match when that module is present."""
+    try:
+        from pipcore import match
+    except ImportError:
+        if len(match_id) != 12:
+            raise ProtocolError(E_BAD_ARGS, "a Match ID has 12 characters, not %d" % len(match_id))
+        return
+    decode = getattr(match, "decode_match_id", None) or getattr(match, "MatchState", None)
+    if decode is None:
+        return
+    if hasattr(decode, "from_id"):
+        decode.from_id(match_id)
+    else:
+        decode(match_id)

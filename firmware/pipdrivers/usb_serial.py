@@ -1,0 +1,61 @@
+"""Non-blocking protocol I/O over the Pico's USB serial, beside the REPL.
+
+The Pico has one USB CDC port, shared with the MicroPython REPL. While
+``main.py`` runs, the REPL is idle and ``sys.stdin`` delivers what the host
+sends; we only look at it when ``select.poll`` says a byte is waiting, so the
+game loop never blocks. Ctrl-C (0x03) is still caught by MicroPython itself
+(``micropython.kbd_intr`` is left alone) and raises KeyboardInterrupt in the
+main loop, which is how ``mpremote`` interrupts the app to deploy new files.
+Protocol frames are JSON text and never contain 0x03.
+
+Streams and poller are injected, so the driver also runs on a PC (tests)::
+
+    link = UsbSerial()                         # on the Pico: sys.stdin/stdout
+    handler = ProtocolHandler(app, link.write, ...)
+    while True:
+        link.pump(handler.feed)                # in the main loop, each pass
+"""
+
+import sys
+
+from pipcore.compat import const
+
+_MAX_BYTES_PER_PUMP = const(256)  # bounds the time one pump may take
+
+
+class UsbSerial:
+    """Read available bytes without blocking; write whole frames."""
+
+    def __init__(self, stream_in=None, stream_out=None, poller=None):
+        self.stream_in = stream_in if stream_in is not None else _binary(sys.stdin)
+        self.stream_out = stream_out if stream_out is not None else _binary(sys.stdout)
+        if poller is None:
+            import select
+
+            poller = select.poll()
+            poller.register(sys.stdin, select.POLLIN)
+        self.poller = poller
+        self.one = bytearray(1)  # preallocated: reading never allocates
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    def pump(self, on_bytes, limit=_MAX_BYTES_PER_PUMP):
+        """Pass every waiting byte (up to ``limit``) to ``on_bytes``; returns the count."""
+        one = self.one
+        n = 0
+        while n < limit and self.poller.poll(0):
+            if not self.stream_in.readinto(one):
+                break
+            on_bytes(one)
+            n += 1
+        self.bytes_in += n
+        return n
+
+    def write(self, data):
+        """Send one frame (bytes, already newline-terminated)."""
+        self.stream_out.write(data)
+        self.bytes_out += len(data)
+
+
+def _binary(stream):
+    return getattr(stream, "buffer", stream)
