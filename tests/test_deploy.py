@@ -1,0 +1,91 @@
+"""pipboard deploy without hardware: build, incremental compile, plan, and the no-board message."""
+
+import os
+import subprocess
+import sys
+
+from pipboard import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _tree(tmp_path, files):
+    fw = tmp_path / "fw"
+    for rel, text in files.items():
+        p = fw / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return str(fw), str(tmp_path / "build")
+
+
+def test_build_compiles_modules_keeps_main_and_is_incremental(tmp_path):
+    fw, out = _tree(tmp_path, {"main.py": "import pipcore.a\n", "pipcore/__init__.py": "", "pipcore/a.py": "X = 1\n"})
+    compiled = []
+
+    def counting(src, dst, rel):
+        compiled.append(rel)
+        deploy.compile_module(src, dst, rel)
+
+    files = deploy.build(fw, out, counting)
+    assert sorted(files) == ["/main.py", "/pipcore/__init__.mpy", "/pipcore/a.mpy"]
+    assert files["/main.py"][0].endswith("main.py")
+    with open(files["/pipcore/a.mpy"][0], "rb") as f:
+        head = f.read(4)
+    assert head[:2] == b"M\x06" and head[2] == 0, head  # bytecode only: loads on MicroPython 1.22+
+    assert sorted(compiled) == ["pipcore/__init__.py", "pipcore/a.py"]
+    compiled.clear()
+    again = deploy.build(fw, out, counting)
+    assert compiled == [] and again == files
+    (tmp_path / "fw" / "pipcore" / "a.py").write_text("X = 2\n")
+    third = deploy.build(fw, out, counting)
+    assert compiled == ["pipcore/a.py"]
+    assert third["/pipcore/a.mpy"][1] != files["/pipcore/a.mpy"][1]
+
+
+def test_compile_error_is_reported_with_the_file(tmp_path):
+    fw, out = _tree(tmp_path, {"pipcore/bad.py": "def broken(:\n"})
+    try:
+        deploy.build(fw, out)
+    except deploy.DeployError as exc:
+        assert "pipcore/bad.py" in str(exc)
+    else:
+        raise AssertionError("a syntax error compiled")
+
+
+def test_plan_copies_changed_and_deletes_stale():
+    local = {"/main.py": "h1", "/pipcore/a.mpy": "h2", "/pipcore/b.mpy": "h3"}
+    remote = {"/main.py": "h1", "/pipcore/a.mpy": "old", "/pipcore/gone.mpy": "h9", "/pipcore/b.py": "h7"}
+    copy, delete = deploy.plan(local, remote)
+    assert copy == ["/pipcore/a.mpy", "/pipcore/b.mpy"]
+    assert delete == ["/pipcore/b.py", "/pipcore/gone.mpy"]
+    assert deploy.plan(local, dict(local)) == ([], [])
+    assert deploy.plan(local, {})[0] == sorted(local)
+
+
+def test_directories_shallow_first():
+    assert deploy.directories(["/main.py", "/pipcore/a.mpy", "/x/y/z.mpy"]) == ["/pipcore", "/x", "/x/y"]
+
+
+def test_real_firmware_builds():
+    files = deploy.build()
+    assert "/main.py" in files or not os.path.exists(os.path.join(ROOT, "firmware", "main.py"))
+    assert "/pipcore/protocol.mpy" in files and "/pipdrivers/usb_serial.mpy" in files
+
+
+def test_no_board_is_a_clear_message_not_a_traceback():
+    env = dict(os.environ)
+    proc = subprocess.run([sys.executable, "-m", "pipboard.cli", "deploy", "--port", "/dev/pipboard-no-such-port"],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "/dev/pipboard-no-such-port" in proc.stderr
+
+
+def test_no_pico_found_explains_what_to_do(monkeypatch):
+    monkeypatch.setattr(deploy, "find_pico_ports", lambda: [])
+    try:
+        deploy.find_port(None)
+    except deploy.DeployError as exc:
+        assert "2E8A:0005" in str(exc) and "--port" in str(exc) and "RPI-RP2" in str(exc)
+    else:
+        raise AssertionError("no error without a board")
