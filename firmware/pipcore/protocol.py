@@ -30,8 +30,9 @@ The handler drives the game through a narrow *app* seam (duck-typed):
     app.pop_event() -> dict|None    the next event for the host
     test mode only:
     app.set_dice(dice)              the next roll, e.g. (3, 1)
-    app.inject(kind, index, value)  kind "sensor" (reed switch index, 0/1) or
-                                    "button" (button index, 1 press / 0 release)
+    app.inject(kind, index, value)  kind "sensor": the checkers sensed at a
+                                    location (index 0..27, value 0..15);
+                                    kind "button": press button ``index`` (value 1)
 
 The app raises a ValueError subclass when it refuses a command; its message
 is sent back as ``"error": "rejected"``.
@@ -172,13 +173,13 @@ class ProtocolHandler:
     # -- input ------------------------------------------------------------
     def feed(self, data):
         """Take raw bytes from the link; replies go out through ``write``."""
-        self.reader.feed(data, self._on_frame)
+        self.reader.feed(data, self.on_frame)
 
     def handle_line(self, line):
         """Handle one complete frame (bytes without the newline)."""
-        self._on_frame(memoryview(line) if line else None)
+        self.on_frame(memoryview(line) if line else None)
 
-    def _on_frame(self, frame):
+    def on_frame(self, frame):
         self.frames += 1
         request_id = None
         try:
@@ -305,8 +306,9 @@ class ProtocolHandler:
         kind = msg["kind"]
         if kind not in INJECT_KINDS:
             raise ProtocolError(E_BAD_ARGS, "inject: kind must be one of %s" % ", ".join(INJECT_KINDS))
-        if msg["value"] not in (0, 1):
-            raise ProtocolError(E_BAD_ARGS, "inject: value must be 0 or 1")
+        top = 1 if kind == "button" else 15
+        if not 0 <= msg["value"] <= top:
+            raise ProtocolError(E_BAD_ARGS, "inject: value must be 0..%d for a %s" % (top, kind))
         if msg["index"] < 0:
             raise ProtocolError(E_BAD_ARGS, "inject: index must be >= 0")
         self.app.inject(kind, msg["index"], msg["value"])
@@ -404,3 +406,207 @@ def _check_match_id(match_id):
         decode.from_id(match_id)
     else:
         decode(match_id)
+
+
+class _ForcedDice:
+    """Wraps the dice driver: test mode may queue the next values."""
+
+    def __init__(self, dice):
+        self.dice = dice
+        self.forced = []
+
+    def roll(self):
+        if self.forced:
+            return self.forced.pop(0)
+        return self.dice.roll()
+
+
+class AppBridge:
+    """The protocol's app seam over ``pipcore.app.App`` (the board's main loop).
+
+    Used by ``main.py`` on the Pico and by the simulator alike. ``poll(now)``
+    runs the app and turns what changed into events for the host: ``phase``,
+    ``roll``, ``record`` (each new line of the game record: plays, cube
+    actions, results), ``cube``, ``game_over``. The event queue is bounded;
+    when it overflows the oldest events are dropped and the host, seeing a gap
+    in ``seq``, asks for a snapshot.
+    """
+
+    MAX_EVENTS = 32
+
+    def __init__(self, app):
+        self.app = app
+        self.now = 0
+        self.events = []
+        self.injected = None
+        if hasattr(app, "dice"):
+            self.dice = _ForcedDice(app.dice)
+            try:
+                app.dice = self.dice
+            except AttributeError:
+                self.dice = None
+        else:
+            self.dice = None
+        self._seen = self._state()
+
+    @property
+    def ctl(self):
+        return self.app.ctl
+
+    # -- main loop ----------------------------------------------------------
+    def poll(self, now):
+        self.now = now
+        self.app.poll(now)
+        self._changes()
+
+    def _state(self):
+        ctl = self.app.ctl
+        dice = ctl.dice
+        return (id(ctl), ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, len(ctl.record),
+                ctl.game_no)
+
+    def _changes(self):
+        old = self._seen
+        new = self._state()
+        if new == old:
+            return
+        self._seen = new
+        ctl = self.app.ctl
+        if new[0] != old[0] or new[6] != old[6]:
+            self._push({"event": "new_game", "game": ctl.game_no, "variant": ctl.variant})
+            old = (new[0], None, None, 1, -1, 0, new[6])
+        if new[5] > old[5]:
+            for line in ctl.record[old[5]:new[5]]:
+                self._push({"event": "record", "text": line, "mover": ctl.mover})
+        elif new[5] < old[5]:
+            self._push({"event": "record_reset", "lines": new[5]})
+        if new[2] != old[2] and new[2] is not None:
+            self._push({"event": "roll", "dice": list(new[2]), "mover": ctl.mover})
+        if new[3] != old[3] or new[4] != old[4]:
+            self._push({"event": "cube", "value": new[3], "owner": new[4]})
+        if new[1] != old[1]:
+            self._push({"event": "phase", "phase": new[1], "mover": ctl.mover})
+            if new[1] in ("game-over", "match-over") and ctl.result:
+                self._push({"event": "game_over", "winner": ctl.result[0], "points": ctl.result[1],
+                            "score": list(ctl.scores)})
+
+    def _push(self, event):
+        if len(self.events) >= self.MAX_EVENTS:
+            self.events.pop(0)
+        self.events.append(event)
+
+    def pop_event(self):
+        if self.events:
+            return self.events.pop(0)
+        return None
+
+    def _step(self, event):
+        app = self.app
+        if hasattr(app, "event"):
+            app.event(event, self.now)
+        else:
+            app.ctl.step(event, self.now)
+        self._changes()
+
+    # -- the protocol seam ----------------------------------------------------
+    def snapshot(self):
+        ctl = self.app.ctl
+        opts = ctl.options
+        dice = ctl.dice
+        snap = {
+            "variant": ctl.variant,
+            "phase": ctl.phase_name(),
+            "mover": ctl.mover,
+            "position_id": ctl.pos.position_id(),
+            "match_id": self._match_id(),
+            "dice": list(dice) if dice else None,
+            "cube": {"value": ctl.cube, "owner": ctl.owner},
+            "score": list(ctl.scores),
+            "match_length": opts.get("matchLength", 0),
+            "game": ctl.game_no,
+            "options": opts,
+            "message": ctl.message,
+            "record_lines": len(ctl.record),
+        }
+        if ctl.result:
+            snap["result"] = list(ctl.result)
+        return snap
+
+    def _match_id(self):
+        ctl = self.app.ctl
+        fn = getattr(ctl, "match_id", None)
+        if fn is not None:
+            try:
+                return fn() if callable(fn) else fn
+            except ValueError:
+                return None
+        return None
+
+    def new_game(self, variant, options):
+        app = self.app
+        if hasattr(app, "new_game"):
+            app.new_game(variant, options)
+        else:
+            from pipcore.controller import Controller
+
+            ctl = Controller(options, variant, getattr(app, "capacity", None))
+            ctl.save_due = True
+            app.ctl = ctl
+            sensors = getattr(app, "sensors", None)
+            if sensors is not None:
+                ctl.step(("board", sensors.counts), self.now)
+        self._changes()
+
+    def set_position(self, position_id, match_id):
+        mover = 0
+        dice = None
+        if match_id:
+            try:
+                from pipcore import match as _match
+
+                info = _match.decode_match_id(match_id)
+                mover = info.get("turn", info.get("mover", 0)) if isinstance(info, dict) else getattr(info, "turn", 0)
+                d = info.get("dice") if isinstance(info, dict) else getattr(info, "dice", None)
+                dice = tuple(d) if d and d[0] else None
+            except ImportError:
+                pass
+            except AttributeError:
+                pass
+        self._step(("load", position_id, mover, dice))
+
+    def show_play(self, play):
+        self._step(("host_play", play))
+
+    def show_cube(self, action):
+        self._step(("button", action.upper()))
+
+    def record_bytes(self):
+        app = self.app
+        ctl = app.ctl
+        for owner in (app, ctl):
+            fn = getattr(owner, "record_bytes", None)
+            if fn is not None:
+                return fn()
+        return ("\n".join(ctl.record) + "\n").encode() if ctl.record else b""
+
+    def set_dice(self, dice):
+        if self.dice is None:
+            raise ValueError("this board's dice cannot be set")
+        self.dice.forced = [dice[0], dice[1]]
+
+    def inject(self, kind, index, value):
+        app = self.app
+        if kind == "button":
+            from pipcore.controller import BUTTONS
+
+            if index >= len(BUTTONS):
+                raise ValueError("button index %d out of range (0..%d)" % (index, len(BUTTONS) - 1))
+            if value:
+                self._step(("button", BUTTONS[index]))
+            return
+        counts = getattr(app, "sensors", None)
+        counts = bytearray(counts.counts) if counts is not None else bytearray(self.app.ctl.sensed)
+        if index >= len(counts):
+            raise ValueError("location %d out of range (0..%d)" % (index, len(counts) - 1))
+        counts[index] = value
+        self._step(("board", counts))

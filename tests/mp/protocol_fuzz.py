@@ -220,7 +220,8 @@ def reference_ok(frame, test_mode):
                 return False
             check_dice(d)
         elif cmd == "inject":
-            return msg["kind"] in protocol.INJECT_KINDS and msg["value"] in (0, 1) and msg["index"] >= 0
+            top = 1 if msg["kind"] == "button" else 15
+            return msg["kind"] in protocol.INJECT_KINDS and 0 <= msg["value"] <= top and msg["index"] >= 0
     except ValueError:
         return False
     return True

@@ -1,0 +1,152 @@
+"""``pipboard monitor``: mirror the game on a board or the simulator, live.
+
+Connects, says hello (which brings the full snapshot), draws the board, then
+prints every event as it comes and redraws from a fresh snapshot whenever the
+game moved on. When the link drops (the board is unplugged, the simulator
+stops, a frame is cut in half) it says so, keeps trying, and on reconnect
+resynchronises from the snapshot: nothing is assumed from before the cut.
+"""
+
+import sys
+import time
+
+from pipboard.link import CommandError, Link, LinkError
+from pipcore.position import Position, PositionError
+
+REDRAW_EVENTS = ("play", "roll", "cube", "game_over", "new_game", "position", "phase", "resume", "hello", "match_over")
+
+
+def describe(snapshot):
+    """The snapshot as text: the board as gnubg draws it and a status line."""
+    from pipboard.textgame import draw_board
+
+    lines = []
+    pid = snapshot.get("position_id")
+    mover = snapshot.get("mover", 0)
+    dice = snapshot.get("dice")
+    try:
+        pos = Position.from_id(pid)
+        lines.append(draw_board(pos, mover == 0, tuple(dice) if dice else None, names=("white (X)", "black (O)")))
+    except (PositionError, TypeError):
+        lines.append(" Position ID: %r (cannot be drawn)" % (pid,))
+    cube = snapshot.get("cube")
+    if isinstance(cube, dict):
+        owner = {0: "white", 1: "black"}.get(cube.get("owner"), "centred")
+        cube_text = "%s (%s)" % (cube.get("value"), owner)
+    else:
+        cube_text = str(cube)
+    status = [
+        "phase: %s" % snapshot.get("phase"),
+        "on roll: %s" % ("white" if mover == 0 else "black"),
+        "cube: %s" % cube_text,
+    ]
+    if snapshot.get("score") is not None:
+        status.append("score: %s-%s" % tuple(snapshot["score"][:2]))
+    if snapshot.get("match_length"):
+        status.append("match to %s" % snapshot["match_length"])
+    lines.append(" " + "   ".join(status))
+    lines.append(" Match ID: %s   event #%s" % (snapshot.get("match_id"), snapshot.get("seq")))
+    if snapshot.get("message"):
+        lines.append(" board says: %s" % snapshot["message"])
+    return "\n".join(lines)
+
+
+def describe_event(event):
+    fields = ", ".join("%s=%s" % (k, event[k]) for k in event if k not in ("event", "seq", "snapshot"))
+    return "#%s %s%s" % (event.get("seq"), event.get("event"), (": " + fields) if fields else "")
+
+
+class Monitor:
+    """The monitor loop, split into steps so tests can drive it."""
+
+    def __init__(self, target, out=sys.stdout, retry_s=1.0, timeout=3.0):
+        self.target = target
+        self.out = out
+        self.retry_s = retry_s
+        self.timeout = timeout
+        self.link = None
+        self.snapshot = None
+        self.connects = 0
+        self.resyncs = 0
+        self.events = 0
+
+    def say(self, text):
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def connect(self):
+        """Try once to connect; returns True when connected and synchronised."""
+        try:
+            self.link = Link.open(self.target, timeout=self.timeout)
+        except (LinkError, CommandError) as exc:
+            self.link = None
+            return exc
+        hello = self.link.hello_reply
+        self.connects += 1
+        self.say("connected to %s: firmware %s, protocol %s%s" % (
+            self.link.name, hello.get("firmware"), hello.get("protocol"), ", TEST MODE" if hello.get("test_mode") else ""))
+        self.show(hello.get("snapshot") or self.link.snapshot())
+        return True
+
+    def show(self, snapshot):
+        self.snapshot = snapshot
+        self.say(describe(snapshot))
+
+    def resync(self):
+        self.resyncs += 1
+        self.show(self.link.snapshot())
+
+    def pump(self, timeout=0.5):
+        """Handle what arrives within ``timeout`` seconds. Raises LinkError when the link drops."""
+        event = self.link.next_event(timeout)
+        if event is None:
+            return False
+        self.events += 1
+        expected = None if self.snapshot is None else (self.snapshot.get("seq") or 0) + 1
+        seq = event.get("seq")
+        self.say(describe_event(event))
+        if expected is not None and isinstance(seq, int) and seq != expected:
+            self.say("(missed events %s..%s: resynchronising)" % (expected, seq - 1))
+            self.resync()
+        elif event.get("event") in REDRAW_EVENTS:
+            self.resync()
+        elif self.snapshot is not None and isinstance(seq, int):
+            self.snapshot["seq"] = seq
+        return True
+
+    def run(self, once=False, stop=None):
+        """Run until ``stop()`` is true (or forever); returns an exit code."""
+        waiting_said = False
+        while stop is None or not stop():
+            if self.link is None:
+                result = self.connect()
+                if result is not True:
+                    if once:
+                        self.say("pipboard monitor: %s" % result)
+                        return 1
+                    if not waiting_said:
+                        self.say("waiting for the board: %s" % result)
+                        waiting_said = True
+                    time.sleep(self.retry_s)
+                    continue
+                waiting_said = False
+                if once:
+                    self.link.close()
+                    return 0
+            try:
+                self.pump()
+            except (LinkError, CommandError) as exc:
+                self.say("link lost (%s); reconnecting..." % exc)
+                self.link.close()
+                self.link = None
+        if self.link is not None:
+            self.link.close()
+        return 0
+
+
+def run(target, once=False, out=sys.stdout):
+    monitor = Monitor(target, out)
+    try:
+        return monitor.run(once=once)
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,241 @@
+"""``pipboard sim``: the whole board in a browser page, served locally.
+
+Runs the firmware app on the simulated board (``pipboard.simboard``: the same
+``pipcore.app.App`` as ``main.py``, with driver twins), and serves
+
+* ``http://127.0.0.1:8765/``: one page (plain HTML/JS/SVG, no build step)
+  showing points, checkers, the LEDs as the hardware lights them, the dice
+  display, the cube and the buttons; checkers are lifted and placed by
+  clicking or dragging;
+* the board protocol (docs/protocol.md) on TCP port 8766, so
+  ``pipboard monitor --sim``, ``export``, ``play`` and the tests attach to it.
+
+HTTP endpoints: ``GET /layout`` (static geometry), ``GET /state`` (what the
+page draws), ``POST /action`` with ``{"do": "lift"|"place"|"press"|"setup"|
+"box", ...}``. The page polls ``/state`` a few times a second.
+"""
+
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from pipboard.websim import hub
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+
+
+class ActionError(ValueError):
+    """A click the simulated hands cannot carry out (nothing to lift, empty hand...)."""
+
+
+class WebSim:
+    """A simulated board shared by the web page and the protocol port."""
+
+    def __init__(self, seed=None, test_mode=False, options=None, variant="backgammon"):
+        from pipboard.simboard import SimBoard
+        from pipcore.protocol import AppBridge
+
+        self.board = SimBoard(seed=seed, options=options, variant=variant)
+        self.bridge = AppBridge(SimBoardApp(self.board))
+        self.host = hub.BoardHost(self.bridge, test_mode=test_mode, geometry=geometry_summary())
+        self.lock = self.host.lock
+
+    # -- what the page draws -------------------------------------------------
+    def state(self):
+        from pipboard.websim import view
+
+        with self.lock:
+            return view.state(self.board, self.bridge)
+
+    def act(self, action):
+        """Carry out one page action under the board lock; returns the new state."""
+        board = self.board
+        kind = action.get("do")
+        with self.lock:
+            try:
+                if kind == "lift":
+                    loc = _loc(action)
+                    if not board.stacks[loc]:
+                        raise ActionError("there is no checker to lift there")
+                    board.lift(loc)
+                elif kind == "place":
+                    loc = _loc(action)
+                    if not board.hand:
+                        raise ActionError("no checker in hand: lift one first")
+                    colour = action.get("colour")
+                    board.place(loc, colour if colour in board.hand else None)
+                elif kind == "box":  # take a checker from the box, or drop the one in hand there
+                    colour = action.get("colour")
+                    if board.hand:
+                        board.put_in_box()
+                    elif colour in (0, 1):
+                        board.take_from_box(colour)
+                    else:
+                        raise ActionError("say which colour to take from the box")
+                elif kind == "press":
+                    name = action.get("button")
+                    if name not in button_names():
+                        raise ActionError("unknown button %r" % (name,))
+                    board.press(name)
+                elif kind == "setup":
+                    board.follow_guidance()
+                else:
+                    raise ActionError("unknown action %r" % (kind,))
+            except ActionError:
+                raise
+            except (AssertionError, ValueError, IndexError) as exc:  # BoardError is an AssertionError
+                raise ActionError(str(exc))
+            self.host.handler.poll()
+        return self.state()
+
+
+def _loc(action):
+    loc = action.get("loc")
+    if type(loc) is not int or not 0 <= loc < 28:
+        raise ActionError("loc must be a location number 0..27")
+    return loc
+
+
+def button_names():
+    from pipcore.controller import BUTTONS
+
+    return BUTTONS
+
+
+def geometry_summary():
+    """What the hello tells a host about the board."""
+    try:
+        from pipcore import geometry as g
+    except ImportError:
+        return {}
+    return {"points": g.POINTS, "locations": g.LOCATIONS, "slots": g.SLOTS, "sensors": g.SENSORS, "leds": g.LEDS,
+            "buttons": g.BUTTONS}
+
+
+class SimBoardApp:
+    """The app behind the bridge: the SimBoard's app, with the SimBoard's clock.
+
+    The bridge steps ``poll(now)`` with real milliseconds; the SimBoard keeps
+    virtual time (its hands also advance it), so real time is added as a delta.
+    """
+
+    def __init__(self, board):
+        self.board = board
+        self.last = None
+
+    def __getattr__(self, name):
+        return getattr(self.board.app, name)
+
+    def poll(self, now):
+        dt = 0 if self.last is None else max(0, now - self.last)
+        self.last = now
+        self.board.advance(dt)
+
+
+def _handler_for(sim):
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "pipboard-sim"
+
+        def log_message(self, fmt, *args):  # quiet: the terminal shows the game, not requests
+            pass
+
+        def _send(self, code, body, ctype="application/json"):
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            path = self.path.split("?")[0]
+            if path == "/state":
+                return self._send(200, sim.state())
+            if path == "/layout":
+                from pipboard.websim import view
+
+                return self._send(200, view.layout())
+            name = "index.html" if path in ("/", "/index.html") else path.lstrip("/")
+            full = os.path.normpath(os.path.join(STATIC, name))
+            if not full.startswith(STATIC + os.sep) or not os.path.isfile(full):
+                return self._send(404, {"error": "not found: %s" % path})
+            with open(full, "rb") as f:
+                body = f.read()
+            return self._send(200, body, CONTENT_TYPES.get(os.path.splitext(full)[1], "application/octet-stream"))
+
+        def do_POST(self):
+            if self.path != "/action":
+                return self._send(404, {"error": "not found"})
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+                if length > 4096:
+                    raise ActionError("request too large")
+                action = json.loads(self.rfile.read(length) or b"{}")
+                if not isinstance(action, dict):
+                    raise ActionError("an action is a JSON object")
+                return self._send(200, sim.act(action))
+            except (ActionError, ValueError) as exc:
+                return self._send(400, {"error": str(exc)})
+
+    return Handler
+
+
+class Servers:
+    """The running simulator: board clock, protocol port and web server."""
+
+    def __init__(self, sim, host="127.0.0.1", http_port=8765, protocol_port=8766):
+        self.sim = sim
+        self.protocol = hub.serve(sim.host, host, protocol_port)
+        self.http = ThreadingHTTPServer((host, http_port), _handler_for(sim))
+        self.http.daemon_threads = True
+        threading.Thread(target=self.http.serve_forever, name="pipboard-sim-http", daemon=True).start()
+        sim.host.start_clock()
+        self.url = "http://%s:%d/" % (host, self.http.server_address[1])
+        self.protocol_address = "%s:%d" % (host, self.protocol.server_address[1])
+
+    def close(self):
+        self.sim.host.stop()
+        self.sim.host.cut_clients()
+        self.http.shutdown()
+        self.http.server_close()
+        self.protocol.shutdown()
+        self.protocol.server_close()
+
+
+def start(seed=None, test_mode=False, host="127.0.0.1", http_port=8765, protocol_port=8766, options=None):
+    """Start everything in background threads (ports 0 = any free port); returns ``Servers``."""
+    return Servers(WebSim(seed=seed, test_mode=test_mode, options=options), host, http_port, protocol_port)
+
+
+def run(host="127.0.0.1", http_port=8765, protocol_port=8766, test_mode=False, seed=None, open_browser=False,
+        out=sys.stdout):
+    try:
+        servers = start(seed, test_mode, host, http_port, protocol_port)
+    except OSError as exc:
+        sys.stderr.write("pipboard sim: cannot listen on %s (ports %d/%d): %s\n"
+                         "  another 'pipboard sim' may be running; choose --http-port/--protocol-port\n"
+                         % (host, http_port, protocol_port, exc.strerror or exc))
+        return 1
+    out.write("Pipboard simulator running%s.\n" % (" in TEST MODE" if test_mode else ""))
+    out.write("  open %s in a web browser\n" % servers.url)
+    out.write("  protocol on %s  (pipboard monitor --sim %s)\n" % (servers.protocol_address, servers.protocol_address))
+    out.write("  Ctrl-C stops it.\n")
+    out.flush()
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(servers.url)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        out.write("\nstopped.\n")
+    finally:
+        servers.close()
+    return 0

@@ -1,0 +1,118 @@
+"""What the browser page draws: the board's layout (from ``pipcore.geometry``) and its live state.
+
+Positions are in millimetres, as in ``hardware/`` drawings, so the page shows
+the board as it is built: each location's six slots (checker, reed switch and
+pixel share a slot), the control panel's pixels (dice display, cube, turn)
+and the trays.
+"""
+
+from pipcore import geometry as g
+
+WHITE_RGB = (235, 230, 215)
+
+
+def _loc_kind(loc):
+    if loc < g.POINTS:
+        return "point"
+    return "bar" if loc < g.LOC_OFF_WHITE else "tray"
+
+
+def layout(board=None):
+    """Static drawing data: board size, location slots, panel pixels, buttons, and where each pixel sits."""
+    from pipboard.websim.server import button_names
+
+    locs = []
+    for loc in range(g.LOCATIONS):
+        locs.append({
+            "loc": loc,
+            "name": g.loc_name(loc),
+            "kind": _loc_kind(loc),
+            "slots": [list(g.slot_xy(loc, s)) for s in range(g.SLOTS)],
+        })
+    npix = len(board.pixels) if board is not None else g.LEDS
+    return {
+        "width": g.BOARD_W,
+        "height": g.BOARD_H,
+        "pitch": g.PITCH,
+        "border": g.BORDER,
+        "half_w": g.HALF_W,
+        "bar_w": g.BAR_W,
+        "column_w": g.COLUMN_W,
+        "locations": locs,
+        "panel": [list(g.panel_xy(i)) for i in range(g.PANEL_LEDS)],
+        "pixels": pixel_places(npix),
+        "buttons": list(button_names()),
+        "die_a": g.LED_DIE_A,
+        "die_b": g.LED_DIE_B,
+    }
+
+
+def pixel_places(npix):
+    """For each pixel of the simulated strip, the slot centres it lights.
+
+    The hardware has one pixel under every slot (``geometry.LEDS``); a strip
+    of one pixel per location (what the controller's renderer drives when no
+    pixel map is given) lights all six slot pixels of its location alike.
+    """
+    if npix == g.LEDS:
+        return [[list(g.led_xy(i))] for i in range(npix)]
+    if npix == g.LOCATIONS:
+        return [[list(g.slot_xy(loc, s)) for s in range(g.SLOTS)] for loc in range(npix)]
+    raise ValueError("cannot place a strip of %d pixels on the board" % npix)
+
+
+def panel_colours(ctl):
+    """The control panel as the hardware lights it: dice, moves left, cube value and owner, turn."""
+    off = [0, 0, 0]
+    panel = [off] * g.PANEL_LEDS
+    tint = [255, 255, 255] if ctl.mover == 0 else [255, 90, 40]
+    dice = ctl.dice
+    if dice:
+        for base, face in ((g.LED_DIE_A, dice[0]), (g.LED_DIE_B, dice[1])):
+            mask = g.DIE_FACE_MASKS[face]
+            for pip in range(g.DIE_PIPS):
+                if mask >> pip & 1:
+                    panel[base + pip] = tint
+        left = getattr(ctl, "dice_left", None)
+        n = len(left()) if callable(left) else 0
+        for i in range(min(n, 4)):
+            panel[g.LED_MOVES + i] = [0, 120, 0]
+    cube = ctl.cube
+    if cube > 1:
+        i = 0
+        v = cube
+        while v > 2 and i < 5:
+            v >>= 1
+            i += 1
+        panel[g.LED_CUBE_VALUE + i] = [200, 200, 0]
+    owner = {0: 0, -1: 1, 1: 2}.get(ctl.owner, 1)
+    panel[g.LED_CUBE_OWNER + owner] = [120, 120, 0]
+    panel[g.LED_TURN_WHITE if ctl.mover == 0 else g.LED_TURN_BLACK] = [0, 0, 160]
+    return panel
+
+
+def state(board, bridge):
+    """The live state the page draws."""
+    ctl = board.app.ctl
+    pixels = board.pixels
+    dice = ctl.dice
+    snap = bridge.snapshot()
+    return {
+        "stacks": [list(s) for s in board.stacks],
+        "hand": list(board.hand),
+        "box": list(board.box),
+        "leds": [list(pixels[i]) for i in range(len(pixels))],
+        "panel": panel_colours(ctl),
+        "dice": list(dice) if dice else None,
+        "cube": ctl.cube,
+        "owner": ctl.owner,
+        "mover": ctl.mover,
+        "phase": ctl.phase_name(),
+        "message": ctl.message,
+        "display": [x for x in ctl.display],
+        "score": list(ctl.scores),
+        "position_id": snap["position_id"],
+        "match_id": snap["match_id"],
+        "record": list(ctl.record[-12:]),
+        "now": board.now,
+    }
