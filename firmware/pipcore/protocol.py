@@ -604,8 +604,11 @@ class AppBridge:
             if value:
                 self._step(("button", BUTTONS[index]))
             return
-        counts = getattr(app, "sensors", None)
-        counts = bytearray(counts.counts) if counts is not None else bytearray(self.app.ctl.sensed)
+        counts = self.injected  # injected readings persist until the next new game
+        if counts is None:
+            sensors = getattr(app, "sensors", None)
+            counts = bytearray(sensors.counts) if sensors is not None else bytearray(self.app.ctl.sensed)
+            self.injected = counts
         if index >= len(counts):
             raise ValueError("location %d out of range (0..%d)" % (index, len(counts) - 1))
         counts[index] = value

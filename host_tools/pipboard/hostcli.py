@@ -75,6 +75,13 @@ def _cmd_play(args):
 
 
 def run_sim(args):
+    try:
+        import pipboard.simboard  # noqa: F401  (the firmware app on driver twins)
+    except ImportError as exc:
+        sys.stderr.write("pipboard sim: the simulated board is not available (%s); using text mode\n" % exc)
+        from pipboard.textgame import play
+
+        return play(sys.stdin, sys.stdout, seed=args.seed)
     from pipboard.websim.server import run
 
     return run(host=args.host, http_port=args.http_port, protocol_port=args.protocol_port,

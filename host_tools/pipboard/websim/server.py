@@ -131,6 +131,12 @@ class SimBoardApp:
     def __getattr__(self, name):
         return getattr(self.board.app, name)
 
+    def __setattr__(self, name, value):
+        if name in ("board", "last"):
+            object.__setattr__(self, name, value)
+        else:  # e.g. the bridge swapping in a new controller or wrapping the dice driver
+            setattr(self.board.app, name, value)
+
     def poll(self, now):
         dt = 0 if self.last is None else max(0, now - self.last)
         self.last = now
@@ -160,7 +166,8 @@ def _handler_for(sim):
             if path == "/layout":
                 from pipboard.websim import view
 
-                return self._send(200, view.layout())
+                with sim.lock:
+                    return self._send(200, view.layout(sim.board))
             name = "index.html" if path in ("/", "/index.html") else path.lstrip("/")
             full = os.path.normpath(os.path.join(STATIC, name))
             if not full.startswith(STATIC + os.sep) or not os.path.isfile(full):
