@@ -168,9 +168,9 @@ PITCH = const(32)  # slot pitch along a point = point width (30 mm checkers)
 BORDER = const(12)
 HALF_W = const(192)  # six points
 BAR_W = const(44)
-COLUMN_W = const(52)  # right-hand column: trays and panel
+COLUMN_W = const(100)  # right-hand column: trays (left part) and the panel (right part)
 GAP_H = const(48)  # between the top and bottom points
-BOARD_W = const(516)  # BORDER + HALF_W + BAR_W + HALF_W + BORDER + COLUMN_W + BORDER
+BOARD_W = const(564)  # BORDER + HALF_W + BAR_W + HALF_W + BORDER + COLUMN_W + BORDER
 BOARD_H = const(456)  # BORDER + 2 * SLOTS * PITCH + GAP_H + BORDER
 
 
@@ -359,7 +359,7 @@ def loc_origin(loc):
             return BORDER + (p - 13) * PITCH + PITCH // 2, top_y, PITCH
         return right_x + (p - 19) * PITCH + PITCH // 2, top_y, PITCH
     bar_x = BORDER + HALF_W + BAR_W // 2
-    col_x = BOARD_W - BORDER - COLUMN_W // 2
+    col_x = BOARD_W - BORDER - COLUMN_W + TRAY_DX
     if loc == LOC_BAR_WHITE:
         return bar_x, top_y, PITCH
     if loc == LOC_BAR_BLACK:
@@ -377,29 +377,34 @@ def slot_xy(loc, slot):
     return x, y + slot * dy
 
 
-# Panel pixel offsets (mm) from the centre of the right-hand column.
-_PIP_DX = (-7, 7, -7, 0, 7, -7, 7)
-_PIP_DY = (-7, -7, 0, 0, 0, 7, 7)
+# Centre of the tray strips and of the panel, from the column's left edge.
+TRAY_DX = const(22)
+PANEL_DX = const(70)
+# Pip offsets (mm) inside a 28 mm die face.
+_PIP_DX = (-9, 9, -9, 0, 9, -9, 9)
+_PIP_DY = (-9, -9, 0, 0, 0, 9, 9)
 
 
 def panel_xy(index):
     """Centre (mm) of panel pixel ``index`` (0..PANEL_LEDS-1)."""
     if not 0 <= index < PANEL_LEDS:
         raise GeometryError("panel pixel must be 0..28, not %r" % (index,))
-    cx = BOARD_W - BORDER - COLUMN_W // 2
+    cx = BOARD_W - BORDER - COLUMN_W + PANEL_DX
     cy = BOARD_H // 2
     if index == LED_TURN_WHITE:
-        return cx, cy + 38
+        return cx, cy + 150
     if index == LED_TURN_BLACK:
-        return cx, cy - 38
-    if index < LED_MOVES:
+        return cx, cy - 150
+    if index < LED_MOVES:  # die A above die B
         die, pip = divmod(index - LED_DIE_A, 7)
-        return cx - 12 + 24 * die + _PIP_DX[pip] * 8 // 10, cy - 18 + _PIP_DY[pip] * 8 // 10
-    if index < LED_CUBE_VALUE:
-        return cx - 15 + 10 * (index - LED_MOVES), cy - 4
-    if index < LED_CUBE_OWNER:
-        return cx - 20 + 8 * (index - LED_CUBE_VALUE), cy + 10
-    return cx - 16 + 16 * (index - LED_CUBE_OWNER), cy + 22
+        return cx + _PIP_DX[pip], cy - 105 + 40 * die + _PIP_DY[pip]
+    if index < LED_CUBE_VALUE:  # four move markers in a row
+        return cx - 21 + 14 * (index - LED_MOVES), cy - 35
+    if index < LED_CUBE_OWNER:  # 2 4 8 over 16 32 64
+        k = index - LED_CUBE_VALUE
+        return cx - 14 + 14 * (k % 3), cy - 8 + 14 * (k // 3)
+    # owner: white (lowest, towards white), centred, black (highest)
+    return cx, cy + 52 - 14 * (index - LED_CUBE_OWNER)
 
 
 def led_xy(index):
@@ -411,11 +416,12 @@ def led_xy(index):
 
 
 def button_xy(button):
-    """Where a button sits on the rails (mm): each player's four at their edge."""
+    """Where a button sits (mm): each player's four on the rail in front of them,
+    between point numbers; undo and menu in the middle of the bar."""
     if not 0 <= button < BUTTONS:
         raise GeometryError("button must be 0..9, not %r" % (button,))
-    if button < 8:
-        row = button & 3
-        x = BORDER + HALF_W + BAR_W + 40 + 36 * row
-        return (x, BOARD_H - 4) if button < 4 else (BOARD_W - x, 4)
+    if button < 4:  # white: bottom rail, right half
+        return BORDER + HALF_W + BAR_W + PITCH * (button + 1), BOARD_H - 4
+    if button < 8:  # black: top rail, left half (black's right hand)
+        return BORDER + PITCH * (button - 3), 4
     return BORDER + HALF_W + BAR_W // 2, (BOARD_H // 2 - 10) + 20 * (button - 8)

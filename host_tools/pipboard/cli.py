@@ -22,6 +22,12 @@ def _cmd_sim(args):
     return play(sys.stdin, sys.stdout, seed=args.seed)
 
 
+def _cmd_hwdocs(args):
+    from pipboard.hwdocs import run
+
+    return run(args.out, check=args.check)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="pipboard", description="Pipboard electronic backgammon board: host tools")
     parser.add_argument("--version", action="version", version="pipboard " + __version__)
@@ -34,6 +40,10 @@ def build_parser():
     p.add_argument("--seed", type=int, default=None, help="seed the dice (repeatable games)")
     p.add_argument("--text", action="store_true", help="text mode: the board drawn in the terminal, moves typed")
     p.set_defaults(func=_cmd_sim)
+    p = sub.add_parser("hwdocs", help="generate hardware/ drawings and tables from the board geometry")
+    p.add_argument("--out", default=None, help="output folder (default: the repository's hardware/)")
+    p.add_argument("--check", action="store_true", help="only check that the committed files are up to date")
+    p.set_defaults(func=_cmd_hwdocs)
 
     from pipboard.hostcli import add_commands
 

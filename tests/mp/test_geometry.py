@@ -66,13 +66,15 @@ def test_led_chain_is_a_bijection():
 
 
 def test_serpentine_neighbours_are_close():
-    # Consecutive pixels of the chain are never more than a pitch plus the
-    # bar or the centre gap apart (short wires, no long runs).
+    # Consecutive pixels of the slot strips are never more than a pitch plus
+    # the bar or the centre gap apart (short jumpers, no long runs); inside
+    # the panel column and from it to the first strip, at most 160 mm.
     limit = g.PITCH + max(g.BAR_W, g.GAP_H)
     for i in range(g.LEDS - 1):
         x0, y0 = g.led_xy(i)
         x1, y1 = g.led_xy(i + 1)
-        assert abs(x1 - x0) + abs(y1 - y0) <= limit, (i, g.led_name(i), g.led_name(i + 1))
+        bound = limit if i >= g.LED_LOC_BASE else 160
+        assert abs(x1 - x0) + abs(y1 - y0) <= bound, (i, g.led_name(i), g.led_name(i + 1))
 
 
 def test_location_counts():
@@ -110,4 +112,8 @@ def test_slots_are_inside_the_board():
     assert len(positions) == g.SENSORS
     panel = set(g.panel_xy(i) for i in range(g.PANEL_LEDS))
     assert len(panel) == g.PANEL_LEDS
-    assert not panel & positions
+    # Panel pixels are clear of every slot (a checker is 30 mm across).
+    for px, py in panel:
+        assert g.BORDER < px < g.BOARD_W - g.BORDER and g.BORDER < py < g.BOARD_H - g.BORDER
+        for sx, sy in positions:
+            assert abs(px - sx) >= g.PITCH // 2 + 2 or abs(py - sy) >= g.PITCH // 2 + 2, (px, py, sx, sy)

@@ -1,0 +1,75 @@
+"""hardware/ agrees with the geometry, the firmware drivers and the simulator's twins."""
+
+import io
+import os
+import re
+
+from pipboard import hwdocs
+from pipboard.twins import VirtualBoard, VirtualStrip, VirtualSwitches
+from pipcore import geometry as g
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HARDWARE = os.path.join(ROOT, "hardware")
+
+
+def test_committed_hardware_docs_are_regenerated_exactly():
+    out = io.StringIO()
+    assert hwdocs.run(HARDWARE, check=True, stream=out) == 0, out.getvalue()
+
+
+def test_check_reports_a_stale_file(tmp_path):
+    hwdocs.run(str(tmp_path), stream=io.StringIO())
+    (tmp_path / "bom.md").write_text("edited by hand\n")
+    out = io.StringIO()
+    assert hwdocs.run(str(tmp_path), check=True, stream=out) == 1
+    assert "bom.md" in out.getvalue()
+
+
+def test_board_svg_names_every_sensor_and_pixel_once():
+    svg = hwdocs.board_svg()
+    bits = [int(b) for b in re.findall(r">b(\d+)<", svg)]
+    leds = [int(n) for n in re.findall(r">L(\d+)<", svg)]
+    assert sorted(bits) == list(range(g.SENSORS))
+    assert sorted(leds) == list(range(g.LED_LOC_BASE, g.LEDS))
+    panel = [int(n) for n in re.findall(r'fill="#b00">(\d+)<', svg)]
+    assert sorted(panel) == list(range(g.PANEL_LEDS))
+
+
+def test_tables_match_geometry():
+    maps = hwdocs.index_maps_md()
+    for loc, slot in ((0, 0), (12, 3), (g.LOC_BAR_BLACK, 5), (g.LOC_OFF_WHITE, 2)):
+        b = g.sensor_bit(loc, slot)
+        row = "| %d | %s | %d | %d | U%d | D%d | %d |" % (
+            loc, g.loc_name(loc), slot + 1, b, b // 8 + 1, b % 8, g.led_index(loc, slot))
+        assert row in maps
+    bom = hwdocs.bom_md()
+    assert "| S | %d |" % g.SENSORS in bom and "| D | %d |" % g.LEDS in bom
+    assert "| U1-U%d | %d |" % (g.SHIFT_REGISTERS, g.SHIFT_REGISTERS) in bom
+    pins = hwdocs.pinmap_md()
+    for n in (g.PIN_SCAN_SCK, g.PIN_SCAN_MISO, g.PIN_SCAN_LOAD, g.PIN_LED_DATA) + tuple(g.BUTTON_PINS):
+        assert "| GP%d |" % n in pins
+
+
+def test_simulator_twins_have_the_board_sizes():
+    vb = VirtualBoard()
+    assert vb.strip.n == g.LEDS == len(vb.board.pixels)
+    assert len(vb.switches.closed) == g.SCAN_BYTES == vb.board.scanner.nbytes
+    assert vb.board.buttons.n == g.BUTTONS
+    # A checker placed on the twin is counted where the geometry says.
+    sw = VirtualSwitches()
+    sw.place(g.point_loc(24), 2)
+    sw.place(g.LOC_OFF_BLACK, 6)
+    buf = bytearray(g.SCAN_BYTES + 1)
+    sw.readinto(buf)
+    counts = bytearray(g.LOCATIONS)
+    g.location_counts(buf, counts)
+    assert counts[23] == 2 and counts[g.LOC_OFF_BLACK] == 6 and sum(counts) == 8
+    strip = VirtualStrip()
+    assert strip.n == g.LEDS
+
+
+def test_power_page_shows_the_limiter_budget():
+    text = hwdocs.power_md()
+    assert "**%d mA**" % g.POWER_BUDGET_MA in text
+    static = g.POWER_BASE_MA + g.LEDS * g.LED_IDLE_UA // 1000
+    assert "**%d mA** |" % (g.POWER_BUDGET_MA - static) in text
