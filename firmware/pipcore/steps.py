@@ -16,9 +16,11 @@ the last outside checker home afterwards is fine when the two moves together
 are a legal play. Hits count: the opponent's bar and blots must match too.
 
 Doubles: every move uses the same die, so the multiset of source points is
-fixed by the mover's net change (decoded from the bar down) and the
-position is on the way iff that multiset is part of some legal play's
-sources. Non-doubles: every legal way to play both dice (both orders, every
+fixed by the mover's net change (decoded from the bar down). Whether that
+set plus one more move can grow into a legal play is decided from a few
+order-free conditions (below); most answers come from a per-turn table of
+how far each point can still move, and only bear-offs need a short search.
+Non-doubles: every legal way to play both dice (both orders, every
 checker) is listed once per turn, lazily, keyed by position.
 """
 
@@ -29,10 +31,13 @@ _INDEX = "_steps_index"
 
 
 def legal_steps(turn, position):
-    """Single moves ``[(from, to, die), ...]`` still legal at ``position``, or None."""
+    """Single moves ``[(from, to, die), ...]`` still legal at ``position``, or None.
+
+    Treat the list as read-only (non-doubles share it between calls).
+    """
     index = _index(turn)
     if turn.double:
-        return _double_steps(turn, index, position, False)
+        return index.steps(position)
     return index[0].get(position.key())
 
 
@@ -40,7 +45,7 @@ def is_complete(turn, position):
     """True iff ``position`` is one of the turn's legal results."""
     index = _index(turn)
     if turn.double:
-        return _double_steps(turn, index, position, True)
+        return index.decode(position) == _COMPLETE
     return position.key() in index[1]
 
 
@@ -48,7 +53,7 @@ def _index(turn):
     index = getattr(turn, _INDEX, None)
     if index is None:
         if turn.double:
-            index = _double_index(turn)
+            index = _Doubles(turn)
         else:
             index = _mixed_index(turn)
         setattr(turn, _INDEX, index)
@@ -56,84 +61,221 @@ def _index(turn):
 
 
 # -- doubles --------------------------------------------------------------
-def _double_index(turn):
-    """Each legal play's sources, highest first, plus scratch arrays."""
-    sources = []
-    for code in turn.plays:
-        srcs = [s for s, _, _ in turn.moves(code)]
-        srcs.sort()
-        srcs.reverse()
-        sources.append(bytes(srcs))
-    return (sources, bytearray(26), bytearray(26), bytearray(26), bytearray(26))
+_OFF_PATH = -1  # decode(): not on the way to a legal play
+_COMPLETE = -2  # decode(): a legal result
+
+# What a set of moves S (all with die d) needs for S plus more moves to be a
+# legal play, whatever the order on the board (RULES.md 1.7-1.10): every
+# landing point open (openness never changes during a turn: hits only empty
+# points), a checker on each source when played highest source first, all
+# bar checkers entered before any other move counts (B1), and, for each
+# bear-off, at the end of the play no checker outside the home board (E1)
+# and, for a bear-off from p with a higher die, none above p (E3).
 
 
-def _double_steps(turn, index, position, complete_only):
-    sources, counts, me, opp, marks = index
-    d = turn.high
-    start = turn.position
-    p0 = start.me
-    pm = position.me
-    # sources of the moves made so far, from the net change, bar first
-    total = 0
-    for p in range(BAR, 0, -1):
-        n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
-        if n < 0 or n > 4:
-            return False if complete_only else None
-        counts[p] = n
-        total += n
-    if total > 4:
-        return False if complete_only else None
-    # replay them and compare whole positions (borne off, hits, opponent)
-    me[:] = p0
-    opp[:] = start.opp
-    made = bytearray(total)
-    k = 0
-    for p in range(BAR, 0, -1):
-        for _ in range(counts[p]):
-            made[k] = p
-            k += 1
-            me[p] -= 1
-            t = p - d
+class _Doubles:
+    """Per-turn data for doubles: static capacities and scratch arrays."""
+
+    def __init__(self, turn):
+        d = turn.high
+        self.d = d
+        self.n = turn.dice_used
+        self.start = turn.position
+        o = turn.position.opp
+        closed = bytearray(26)
+        cap = bytearray(26)  # steps a checker could take from here without bearing off
+        for q in range(1, 26):
+            t = q - d
+            if 1 <= t and o[25 - t] >= 2:
+                closed[q] = 1  # the landing point of a move from q is closed
+            elif t >= 1:
+                cap[q] = 1 + cap[t]
+        self.closed = closed
+        self.cap = cap
+        self.counts = bytearray(26)
+        self.me = bytearray(26)
+        self.opp = bytearray(26)
+        # what decode() found about the moves made so far
+        self.made = 0
+        self.nonbar = False
+        self.bear = False
+        self.over = 0
+
+    def decode(self, position):
+        """Find the moves made so far; _OFF_PATH, _COMPLETE or how many were made."""
+        d = self.d
+        counts = self.counts
+        p0 = self.start.me
+        pm = position.me
+        closed = self.closed
+        total = 0
+        over = 0
+        bear = False
+        for p in range(BAR, 0, -1):
+            n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
+            if n < 0 or n > 4:
+                return _OFF_PATH
+            counts[p] = n
+            if n:
+                total += n
+                if closed[p]:
+                    return _OFF_PATH
+                if p <= d:
+                    bear = True
+                    if p < d:
+                        over = p
+        if total > self.n:
+            return _OFF_PATH
+        # replay them and compare whole positions (borne off, hits, opponent)
+        me = self.me
+        opp = self.opp
+        me[:] = p0
+        opp[:] = self.start.opp
+        for p in range(BAR, 0, -1):
+            for _ in range(counts[p]):
+                me[p] -= 1
+                t = p - d
+                if t > 0:
+                    me[t] += 1
+                    if opp[25 - t] == 1:
+                        opp[25 - t] = 0
+                        opp[BAR] += 1
+                else:
+                    me[0] += 1
+        if me != pm or opp != position.opp:
+            return _OFF_PATH
+        self.made = total
+        self.nonbar = total > counts[BAR]
+        self.bear = bear
+        self.over = over
+        if pm[0] == CHECKERS or (total == self.n and self._final_ok(pm, self.nonbar, bear, over)):
+            return _COMPLETE
+        if total == self.n:
+            return _OFF_PATH
+        return total
+
+    def steps(self, position):
+        made = self.decode(position)
+        if made == _COMPLETE:
+            return []
+        if made == _OFF_PATH:
+            return None
+        d = self.d
+        m = self.n - made - 1  # moves still to make after the next one
+        me = self.me
+        me[:] = position.me
+        cap = self.cap
+        closed = self.closed
+        nonbar = self.nonbar
+        bear = self.bear
+        over = self.over
+        capacity = 0
+        for q in range(1, BAR + 1):
+            if me[q]:
+                capacity += me[q] * cap[q]
+        out = []
+        for s in range(BAR, 0, -1):
+            if not me[s] or closed[s]:
+                continue
+            t = s - d
+            me[s] -= 1
             if t > 0:
                 me[t] += 1
-                if opp[25 - t] == 1:
-                    opp[25 - t] = 0
-                    opp[BAR] += 1
+                # fast answer: no bear-off involved and room for the rest
+                nonbar2 = nonbar or s != BAR
+                if not bear and (not nonbar2 or me[BAR] <= m) and capacity - 1 >= m:
+                    ok = True
+                else:
+                    ok = self._extends(me, m, nonbar2, bear, over)
+                me[t] -= 1
             else:
                 me[0] += 1
-    if me != pm or opp != position.opp:
-        return False if complete_only else None
-    if complete_only:
-        for play in sources:
-            if play == made:
+                ok = self._extends(me, m, True, True, s if s < d and (not over or s < over) else over)
+                me[0] -= 1
+                t = 0
+            me[s] += 1
+            if ok:
+                out.append((s, t, d))
+        return out if out else None
+
+    def _final_ok(self, me, nonbar, bear, over):
+        if nonbar and me[BAR]:
+            return False
+        if bear:
+            for p in range(7 if not over else over + 1, BAR + 1):
+                if me[p]:
+                    return False
+        return True
+
+    def _extends(self, me, m, nonbar, bear, over):
+        """Can ``m`` more moves (or the last checker off) finish a legal play?"""
+        if me[0] == CHECKERS:
+            return True
+        if nonbar and me[BAR] > m:
+            return False
+        if bear:
+            # each checker above the limit needs its own moves to get there
+            limit = over if over else 6
+            d = self.d
+            need = 0
+            for q in range(limit + 1, BAR + 1):
+                if me[q]:
+                    need += me[q] * ((q - limit + d - 1) // d)
+            if need > m:
+                return False
+        return self._search(me, m, BAR, nonbar, bear, over)
+
+    def _search(self, me, m, top, nonbar, bear, over):
+        """Depth-first, highest source first, the rules checked move by move."""
+        if me[0] == CHECKERS:
+            return True
+        if m == 0:
+            return self._final_ok(me, nonbar, bear, over)
+        cap = self.cap
+        if not bear:
+            capacity = 0
+            for q in range(1, BAR + 1):
+                if me[q]:
+                    capacity += me[q] * cap[q]
+            if capacity >= m and (not me[BAR] or cap[BAR]):
                 return True
+        d = self.d
+        closed = self.closed
+        s = BAR if me[BAR] else top
+        low = BAR if me[BAR] else 1
+        while s >= low:
+            if me[s] and not closed[s]:
+                t = s - d
+                if t > 0:
+                    me[s] -= 1
+                    me[t] += 1
+                    ok = self._search(me, m - 1, s, nonbar or s != BAR, bear, over)
+                    me[t] -= 1
+                    me[s] += 1
+                    if ok:
+                        return True
+                elif _may_bear_off(me, s, t):
+                    me[s] -= 1
+                    me[0] += 1
+                    ok = self._search(me, m - 1, s, True, bear, over)
+                    me[0] -= 1
+                    me[s] += 1
+                    if ok:
+                        return True
+            s -= 1
         return False
-    found = False
-    out = []
-    for p in range(26):
-        marks[p] = 0
-    for play in sources:
-        # is ``made`` a sub-multiset of ``play``? both are sorted high to low
-        i = 0
-        n = len(made)
-        ok = True
-        for s in play:
-            if i < n and made[i] == s:
-                i += 1
-            elif i < n and made[i] > s:
-                ok = False
-                break
-        if not ok or i < n:
-            continue
-        found = True
-        i = 0
-        for s in play:
-            if i < n and made[i] == s:
-                i += 1
-            elif pm[s] and not marks[s]:
-                marks[s] = 1
-                out.append((s, s - d if s > d else 0, d))
-    return out if found else None
+
+
+def _may_bear_off(me, s, t):
+    """E1 and E3 now: nothing outside home, and nothing above ``s`` unless exact."""
+    for p in range(7, BAR + 1):
+        if me[p]:
+            return False
+    if t < 0:
+        for p in range(s + 1, 7):
+            if me[p]:
+                return False
+    return True
 
 
 # -- non-doubles ------------------------------------------------------------
@@ -148,13 +290,17 @@ def _mixed_index(turn):
         return ways, results
     plays = []  # every legal way: (first, second or None), each (from, to, die)
     pos = start.copy()
+    # one die only (O2): the die the legal plays use, high or low
+    single = turn.moves(turn.plays[0])[0][2] if turn.dice_used == 1 else 0
     for d1, d2 in ((turn.high, turn.low), (turn.low, turn.high)):
+        if single and d1 != single:
+            continue
         for a in range(BAR, 0, -1):
             r1 = _move(pos, a, d1)
             if r1 < 0:
                 continue
             first = (a, r1 & 31, d1)
-            if turn.dice_used == 1 or pos.me[0] == CHECKERS:
+            if single:
                 if pos.key() in results:
                     plays.append((first, None))
             else:
