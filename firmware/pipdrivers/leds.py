@@ -245,26 +245,32 @@ class Pixels:
     # -- board extras -----------------------------------------------------------
     def set(self, index, r, g, b, effect=STEADY):
         """Pixel ``index`` to ``(r, g, b)`` with ``effect``; allocates nothing."""
-        i = self._index(index)
-        if (r | g | b) >> 8:
-            raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
-        if not 0 <= effect < _LAYERS:
-            raise LedError("effect must be STEADY, BLINK or PULSE, not %r" % (effect,))
-        o = 3 * i
+        n = self.n
+        if index < 0:
+            index += n
+        if not 0 <= index < n or (r | g | b) >> 8 or not 0 <= effect < _LAYERS:
+            self._bad(index, r, g, b, effect)
+        o = 3 * index
         load = self._load
-        cur = self._effect[i]
-        layer = self._layers[cur]
+        layers = self._layers
+        cur = self._effect[index]
+        layer = layers[cur]
+        load[cur] -= layer[o] + layer[o + 1] + layer[o + 2]
         if cur != effect:
-            load[cur] -= layer[o] + layer[o + 1] + layer[o + 2]
             layer[o] = layer[o + 1] = layer[o + 2] = 0
-            self._effect[i] = effect
-            layer = self._layers[effect]
-        else:
-            load[effect] -= layer[o] + layer[o + 1] + layer[o + 2]
+            self._effect[index] = effect
+            layer = layers[effect]
         layer[o + self._ro] = r
         layer[o + self._go] = g
         layer[o + self._bo] = b
         load[effect] += r + g + b
+
+    def _bad(self, index, r, g, b, effect):
+        if not 0 <= index < self.n:
+            raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
+        if not 0 <= effect < _LAYERS:
+            raise LedError("effect must be STEADY, BLINK or PULSE, not %r" % (effect,))
+        raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
 
     def blink(self, index, r, g, b):
         self.set(index, r, g, b, BLINK)
@@ -300,24 +306,28 @@ class Pixels:
     def _compose_framebuf(self, f):
         fb = self._fb
         out = self._fb_out
+        ready = self._pal_ready
         level = f[STEADY]
         if level >= LEVELS:
             out.blit(fb[STEADY], 0, 0)
         elif level <= 0:
             out.fill(0)
         else:
-            out.blit(fb[STEADY], 0, 0, -1, self._palette(level))
-        # Layers are disjoint per pixel and zero elsewhere: overlay non-zero bytes.
-        if self._load[BLINK]:
-            self._overlay(out, fb[BLINK], f[BLINK])
-        if self._load[PULSE]:
-            self._overlay(out, fb[PULSE], f[PULSE])
-
-    def _overlay(self, out, layer, level):
-        if level >= LEVELS:
-            out.blit(layer, 0, 0, 0)
-        elif level > 0:
-            out.blit(layer, 0, 0, 0, self._palette(level))
+            out.blit(fb[STEADY], 0, 0, -1, self._fb_pal[level] if ready[level] else self._palette(level))
+        # Layers are disjoint per pixel and zero elsewhere: overlay their non-zero bytes.
+        load = self._load
+        if load[BLINK]:
+            level = f[BLINK]
+            if level >= LEVELS:
+                out.blit(fb[BLINK], 0, 0, 0)
+            elif level > 0:
+                out.blit(fb[BLINK], 0, 0, 0, self._fb_pal[level] if ready[level] else self._palette(level))
+        if load[PULSE]:
+            level = f[PULSE]
+            if level >= LEVELS:
+                out.blit(fb[PULSE], 0, 0, 0)
+            elif level > 0:
+                out.blit(fb[PULSE], 0, 0, 0, self._fb_pal[level] if ready[level] else self._palette(level))
 
     def _compose_plain(self, f):
         steady, blink, pulse = self._layers

@@ -28,6 +28,7 @@ from pipcore.compat import const
 from pipdrivers.ring import Ring
 
 _DEFAULT_RING = const(64)
+_CHUNK = const(7)  # bytes compared at once before looking at single bytes
 
 
 class ScanError(ValueError):
@@ -61,6 +62,18 @@ class Scanner:
         self.events = Ring(ring)  # settled changes: bit << 1 | closed
         self.chain_ok = True
         self._seen = bytearray(nbytes)  # switches seen closed in a walk test
+        # Views of equal chunks of the raw read, the settled state and the
+        # pending mask, made once here so that scan() allocates nothing.
+        self._raw_views = []
+        self._bit_views = []
+        self._pend_views = []
+        self._zero_views = []
+        for start in range(0, nbytes, _CHUNK):
+            end = min(start + _CHUNK, nbytes)
+            self._raw_views.append(memoryview(self._buf)[start:end])
+            self._bit_views.append(memoryview(self.bits)[start:end])
+            self._pend_views.append(memoryview(self._pend)[start:end])
+            self._zero_views.append(memoryview(bytearray(end - start)))
         self._walking = False
 
     # -- the hot path -------------------------------------------------------
@@ -68,22 +81,29 @@ class Scanner:
         """Read the chain once and debounce; returns how many changes settled."""
         buf = self._buf
         self._readinto(buf)
+        bits = self.bits
         if self._sentinel:
             self.chain_ok = buf[self.nbytes] == 0xFF
-        raw = buf
-        bits = self.bits
         if self._walking:
             seen = self._seen
             for i in range(self.nbytes):
-                seen[i] |= raw[i]
-        if self._npend == 0 and buf == bits:
+                seen[i] |= buf[i]
+        if self._npend == 0 and buf == bits:  # one memcmp: nothing moved
             return 0
         pend = self._pend
         settled = 0
-        for i in range(self.nbytes):
-            d = (raw[i] ^ bits[i]) | pend[i]
-            if d:
-                settled += self._debounce_byte(i, d, now)
+        raw_views = self._raw_views
+        bit_views = self._bit_views
+        pend_views = self._pend_views
+        zero_views = self._zero_views
+        for c in range(len(raw_views)):
+            # Skip a whole chunk with two memcmps when nothing in it moves.
+            if raw_views[c] == bit_views[c] and pend_views[c] == zero_views[c]:
+                continue
+            for i in range(c * _CHUNK, min(c * _CHUNK + _CHUNK, self.nbytes)):
+                d = (buf[i] ^ bits[i]) | pend[i]
+                if d:
+                    settled += self._debounce_byte(i, d, now)
         return settled
 
     def _debounce_byte(self, i, d, now):
