@@ -83,3 +83,20 @@ def test_led_frames_allocate_nothing():
     px.show(0)
     assert measure(loop) == 0
     assert frames[0] == 1001
+
+
+def test_button_polls_allocate_nothing():
+    from pipdrivers.buttons import Buttons
+
+    pad = [0]
+    buttons = Buttons(lambda: pad[0], samples=2, long_ms=100)
+
+    def loop():
+        for k in range(1000):
+            pad[0] = (1 << (k // 40 % 10)) if k % 40 < 30 else 0  # short and long presses
+            buttons.poll(k * 10)
+            while buttons.pop() >= 0:
+                pass
+
+    buttons.poll(0)
+    assert measure(loop) == 0
