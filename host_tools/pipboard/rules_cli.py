@@ -35,7 +35,10 @@ def answer(request):
         raise RequestError("'dice' must be a list of two integers from 1 to 6")
     position = Position.from_id(request["position_id"])
     turn = Turn(position, dice)
-    plays = sorted(set(p.position_id() for p in turn.results()))
+    if turn.dice_used:
+        plays = sorted(set(p.position_id() for p in turn.results()))
+    else:
+        plays = []  # nothing can be played (gnubg lists no move)
     return {"position_id": request["position_id"], "dice": dice, "plays": plays}
 
 
