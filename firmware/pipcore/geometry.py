@@ -304,6 +304,46 @@ def set_count(bits, loc, count):
             bits[b >> 3] &= ~(1 << (b & 7)) & 0xFF
 
 
+NOBODY = const(255)
+
+
+def position_counts(me, opp, mover, out, owner=None, nardy=False):
+    """Where a position's checkers stand on the board, per location.
+
+    ``me``/``opp`` are the 26-slot arrays of ``pipcore.position.Position``
+    (own numbering, 25 = bar, 0 = off) of the player on roll (``mover``, 0 =
+    white, 1 = black) and of the other player.  Fills ``out[loc]`` (28
+    bytes) with true checker counts (compare with ``location_counts()`` after
+    capping at ``SLOTS``) and, if given, ``owner[loc]`` with the colour there
+    (``NOBODY`` if empty).  Allocates nothing.
+    """
+    for loc in range(LOCATIONS):
+        out[loc] = 0
+        if owner is not None:
+            owner[loc] = NOBODY
+    _place(me, mover, out, owner, nardy)
+    _place(opp, 1 - mover, out, owner, nardy)
+
+
+def _place(side, player, out, owner, nardy):
+    for own in range(1, 25):
+        n = side[own]
+        if n:
+            loc = board_point(player, own, nardy) - 1
+            out[loc] += n
+            if owner is not None:
+                owner[loc] = player
+    bar = bar_loc(player)
+    off = off_loc(player)
+    out[bar] = side[25]
+    out[off] = side[0]
+    if owner is not None:
+        if side[25]:
+            owner[bar] = player
+        if side[0]:
+            owner[off] = player
+
+
 # -- LEDs ---------------------------------------------------------------------
 def led_index(loc, slot):
     """Chain index of the pixel under ``slot`` of location ``loc``."""

@@ -117,3 +117,28 @@ def test_slots_are_inside_the_board():
         assert g.BORDER < px < g.BOARD_W - g.BORDER and g.BORDER < py < g.BOARD_H - g.BORDER
         for sx, sy in positions:
             assert abs(px - sx) >= g.PITCH // 2 + 2 or abs(py - sy) >= g.PITCH // 2 + 2, (px, py, sx, sy)
+
+
+def test_position_counts_of_the_start_position():
+    from pipcore.position import Position
+
+    pos = Position.start()
+    out = bytearray(g.LOCATIONS)
+    owner = bytearray(g.LOCATIONS)
+    g.position_counts(pos.me, pos.opp, g.WHITE, out, owner)
+    # White (on roll): 24:2 13:5 8:3 6:5; black's 24, 13, 8, 6 are board 1, 12, 17, 19.
+    assert out[23] == 2 and owner[23] == g.WHITE
+    assert out[0] == 2 and owner[0] == g.BLACK
+    assert out[11] == 5 and owner[11] == g.BLACK and out[12] == 5 and owner[12] == g.WHITE
+    assert out[16] == 3 and owner[16] == g.BLACK and out[18] == 5 and owner[18] == g.BLACK
+    assert sum(out) == 30 and owner[1] == g.NOBODY
+    # Black on roll: the same position mirrored.
+    g.position_counts(pos.me, pos.opp, g.BLACK, out, owner)
+    assert out[0] == 2 and owner[0] == g.BLACK and out[23] == 2 and owner[23] == g.WHITE
+    # Bar and off go to each colour's own zone; sensed counts cap at 6.
+    pos = Position.from_dicts({"bar": 1, 6: 7}, {"off": 15})
+    g.position_counts(pos.me, pos.opp, g.BLACK, out, owner)
+    assert out[g.LOC_BAR_BLACK] == 1 and out[g.LOC_OFF_WHITE] == 15 and owner[g.LOC_OFF_WHITE] == g.WHITE
+    assert out[18] == 7  # black's 6 is board 19; a sensor row shows min(7, 6)
+    g.position_counts(pos.me, pos.opp, g.WHITE, out, None, nardy=True)
+    assert out[5] == 7
