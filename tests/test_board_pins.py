@@ -4,7 +4,6 @@ import sys
 import types
 
 import pytest
-
 from pipcore import geometry as g
 
 

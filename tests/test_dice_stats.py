@@ -4,7 +4,6 @@ import math
 import random
 
 import pytest
-
 from pipdrivers.dice import Dice, FairnessError, commitment_of, verify
 
 ROLLS = 1_000_000

@@ -2,7 +2,6 @@
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pipcore import geometry as g
 from pipdrivers.leds import LEVEL_OF, LEVEL_VALUE, STEADY, Pixels
 

@@ -12,7 +12,6 @@ wrong level, followed by at least ``samples`` clean scans).  Then:
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pipboard.twins import VirtualSwitches
 from pipcore import geometry as g
 from pipdrivers.scan import Scanner

@@ -1,7 +1,6 @@
 """Storage: a power cut after any unit of work of a save loses nothing complete."""
 
 import pytest
-
 from pipboard.twins import MemFlash, PowerCut
 from pipdrivers.storage import AtomicStore, StorageError, decode, encode
 

@@ -7,6 +7,7 @@ geometry.
 """
 
 from pipcore import geometry as g
+
 from pipdrivers.buttons import Buttons
 from pipdrivers.dice import Dice
 from pipdrivers.dice_display import DiceDisplay

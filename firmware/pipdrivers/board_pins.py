@@ -23,9 +23,9 @@ import sys
 import time
 
 import machine
-
 from pipcore import geometry as g
 from pipcore.compat import const
+
 from pipdrivers.board import Board
 
 # RP2040 datasheet: SIO GPIO_IN and the ring oscillator's RANDOMBIT register.

@@ -19,6 +19,7 @@ from array import array
 
 from pipcore import geometry
 from pipcore.compat import const
+
 from pipdrivers.ring import Ring
 
 DOWN = const(0)

@@ -109,7 +109,7 @@ def verify(seed_hex, commitment, dice, salt=b""):
     try:
         seed = unhexlify(seed_hex)
     except ValueError:
-        raise FairnessError("the revealed seed is not hex: %r" % (seed_hex,))
+        raise FairnessError("the revealed seed is not hex: %r" % (seed_hex,)) from None
     if commitment_of(seed) != commitment:
         raise FairnessError("the revealed seed does not match the commitment %s" % commitment)
     replay = Dice(seed, salt)

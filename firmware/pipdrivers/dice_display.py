@@ -8,6 +8,7 @@ a "to move" light per player).  Nothing is written until the caller's
 
 from pipcore import geometry as g
 from pipcore.compat import const
+
 from pipdrivers.leds import BLINK, PULSE, STEADY
 
 WHITE_DICE = const(0xFFC070)  # warm white for white's dice

@@ -25,6 +25,7 @@ scan is one ``memcmp``; a scan with switches moving walks the 21 bytes.
 
 from pipcore import geometry
 from pipcore.compat import const
+
 from pipdrivers.ring import Ring
 
 _DEFAULT_RING = const(64)

@@ -175,8 +175,8 @@ class _MemFile:
     def write(self, data):
         self.flash._check()
         buf = self.flash.files[self.path]
-        for i, byte in enumerate(bytes(data)):
-            self.flash._spend()  # may cut the power after this byte's predecessors
+        for byte in bytes(data):
+            self.flash._spend()  # the power may fail before this byte lands
             buf.append(byte)
         return len(data)
 
