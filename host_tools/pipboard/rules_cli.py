@@ -50,6 +50,8 @@ def handle_line(line):
         request = json.loads(line)
     except ValueError as exc:
         return {"error": "not JSON: %s" % exc}
+    except RecursionError:
+        return {"error": "not JSON: nested too deeply"}
     try:
         return answer(request)
     except ValueError as exc:
