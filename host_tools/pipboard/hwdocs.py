@@ -108,7 +108,7 @@ def board_svg():
 # -- wiring.svg -------------------------------------------------------------------------
 def wiring_svg():
     regs = g.SHIFT_REGISTERS
-    width = 40 + regs * 44
+    width = max(40 + regs * 44, 100 + g.LOCATIONS * 32)
     out = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="520" viewBox="0 0 %d 520" font-family="sans-serif" '
         'font-size="9">' % (width, width),
@@ -131,8 +131,8 @@ def wiring_svg():
         out.append('<text x="16" y="%d" fill="#fff">%s</text>' % (y, _esc(pin)))
         out.append('<text x="170" y="%d">%s</text>' % (y, _esc(to)))
     y0 = 250
-    out.append('<text x="20" y="%d" font-size="11">Switch chain: %d x 74HC165, Q7 of register k -> DS of register k-1; '
-               'DS of register %d tied to 3V3 (sentinel 0xFF)</text>' % (y0 - 14, regs, regs - 1))
+    out.append('<text x="20" y="%d" font-size="11">Switch chain: %d x 74HC165. Q7 of U1 -> GP%d; Q7 of U(k+1) -> DS of U(k); '
+               'DS of U%d tied to 3V3 (sentinel byte 0xFF)</text>' % (y0 - 14, regs, g.PIN_SCAN_MISO, regs))
     for r in range(regs):
         x = 20 + r * 44
         out.append('<rect x="%d" y="%d" width="38" height="46" fill="#ddd" stroke="#333"/>' % (x, y0))
