@@ -84,6 +84,9 @@ LOC_OFF_WHITE = const(26)
 LOC_OFF_BLACK = const(27)
 
 SENSORS = const(168)  # LOCATIONS * SLOTS
+# Checkers the switches of each location can count (a sensed count is
+# min(actual, CAPACITY[loc])): six everywhere on this board.
+CAPACITY = b"\x06" * 28
 SHIFT_REGISTERS = const(21)  # 74HC165, 8 inputs each
 SCAN_BYTES = const(21)
 

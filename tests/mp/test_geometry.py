@@ -13,6 +13,7 @@ def test_sizes_agree():
     assert g.BOARD_H == 2 * g.BORDER + 2 * g.SLOTS * g.PITCH + g.GAP_H
     assert g.HALF_W == 6 * g.PITCH
     assert len(g.BUTTON_PINS) == g.BUTTONS == len(g.BUTTON_NAMES)
+    assert len(g.CAPACITY) == g.LOCATIONS and max(g.CAPACITY) == min(g.CAPACITY) == g.SLOTS
 
 
 def test_board_point_conversions_are_inverse():
