@@ -28,9 +28,9 @@ from pipcore.compat import const
 
 from pipdrivers.board import Board
 
-# RP2040 datasheet: SIO GPIO_IN and the ring oscillator's RANDOMBIT register.
+# RP2040 and RP2350 datasheets: SIO GPIO_IN and the ring oscillator's RANDOMBIT register.
 _SIO_GPIO_IN = const(0xD0000004)
-_ROSC_RANDOMBIT = {"RP2040": 0x4006001C, "RP2350": 0x400E801C}
+_ROSC_RANDOMBIT = {"RP2040": 0x4006001C, "RP2350": 0x400E8020}  # RANDOMBIT moved on the RP2350
 _WS2812_TIMING = (400, 850, 800, 450)  # ns: T0H, T0L, T1H, T1L at 800 kHz
 _BUTTON_MASK = const(0x3FF)  # geometry.BUTTONS == 10 (tests/test_board_pins.py checks)
 
