@@ -69,7 +69,7 @@ class Buttons:
                     c = 0
                     state ^= m
                     if state & m:
-                        self._since[b] = now
+                        self._since[b] = now & _TICKS_MASK
                         self._long &= ~m
                         self.events.push(b << 2 | DOWN, now)
                     else:

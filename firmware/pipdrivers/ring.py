@@ -1,12 +1,17 @@
 """Preallocated ring buffer of timed events (after peterhinch's ringbuf_queue).
 
-Each event is a small int ``code`` with a time ``now`` (ms).  ``push`` and
+Each event is a small int ``code`` with a time ``now`` (ms), kept modulo
+2**30 like MicroPython's ``ticks_ms()`` (compare times with ``ticks_diff``).  ``push`` and
 ``pop`` allocate nothing.  When the ring is full the oldest event is dropped
 and ``overflows`` counts it, so a slow reader learns that it missed events
 and can resynchronise from the driver's state.
 """
 
 from array import array
+
+from pipcore.compat import const
+
+TICKS_MASK = const(0x3FFFFFFF)
 
 
 class RingError(ValueError):
@@ -30,7 +35,7 @@ class Ring:
         if ((h - self._tail) & 0xFFFF) > self._mask:  # full: drop the oldest
             self._tail = (self._tail + 1) & 0xFFFF
             self.overflows += 1
-        self._times[h & self._mask] = now
+        self._times[h & self._mask] = now & TICKS_MASK
         self._codes[h & self._mask] = code
         self._head = (h + 1) & 0xFFFF
 

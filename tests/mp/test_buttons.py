@@ -72,3 +72,22 @@ def test_bad_configuration():
         pass
     else:
         assert False
+
+
+def test_host_clock_times_beyond_32_bits_wrap_like_ticks():
+    pad = Pad()
+    b = Buttons(pad.read, samples=1, long_ms=100)
+    start = 1_700_000_000_000  # a host clock in ms
+    pad.level = 1
+    for k in range(30):
+        b.poll(start + 10 * k)
+    pad.level = 0
+    b.poll(start + 300)
+    kinds = []
+    while True:
+        code = b.pop()
+        if code < 0:
+            break
+        kinds.append(code & 3)
+        assert 0 <= b.popped_time < 1 << 30
+    assert kinds == [DOWN, LONG, UP]
