@@ -1,0 +1,602 @@
+"""Long nardy (long backgammon): RULES.md section 4.
+
+Positions use the same container as backgammon (``pipcore.position``): each
+side's checkers in its **own** numbering, own 24 being its head, 1-6 its home,
+slot 0 borne off and the bar slot always empty. Only the geometry between the
+sides differs: the opponent's point ``q`` is the mover's ``q + 12`` (``q <= 12``)
+or ``q - 12`` (``opposite_point``).
+
+``Turn(position, dice, first_turn, block_check)`` offers the interface of
+``pipcore.rules.Turn``: ``plays`` (play codes, one per distinct result),
+``dice_used``, ``moves(code)``, ``result(code)``, ``results()``,
+``result_for(position)``, plus ``steps(position)`` (the single-die moves that
+keep a position reached during the turn on the way to a legal play) and
+``is_complete(position)``.
+
+How the generator stays fast: the opponent never moves during a turn and
+nothing is hit, so the blocked points are fixed for the turn. Non-doubles
+try both dice orders; doubles walk multisets of source points in
+non-increasing order (any multiset playable in some order is playable in
+that one: checkers only move down, landings are fixed, and the head rule
+only counts). The one rule that depends on the order inside a double is the
+per-move six-block check; when the canonical order meets a transient
+forbidden block, the other orders of that multiset are tried.
+
+Readings of RULES.md used where the text needs one (the naive reference
+generator in ``tests/nardy_naive.py`` makes the same ones):
+
+* H2 applies on a first turn with a double when at most one checker leaving
+  the head cannot use all four dice; then at most two may leave.
+* With ``block_check = "end-of-turn"`` a play is legal when its final
+  position has no forbidden block; O1 then picks the most dice among the
+  legal plays, so a shorter play is legal when every longer one ends in a
+  forbidden block.
+* A play that bears off the 15th checker ends the game and counts as using
+  every die (the rest are void).
+"""
+
+from pipcore.compat import const
+from pipcore.options import ConfigError
+from pipcore.position import CHECKERS, Position
+from pipcore.rules import check_dice
+
+HEAD = const(24)
+OIN = const(1)
+MARS = const(2)
+RESULT_NAMES = {OIN: "oin", MARS: "mars"}
+
+PER_MOVE = "per-move"
+END_OF_TURN = "end-of-turn"
+
+_NONE = const(25)  # "no point" in a de-duplication key
+
+
+class IllegalPlayError(ValueError):
+    """A long-nardy play that breaks the rules; ``str()`` says which rule."""
+
+
+def opposite_point(p):
+    """The other player's name for point ``p`` (RULES.md 4.1)."""
+    return p + 12 if p <= 12 else p - 12
+
+
+def start_position():
+    """Both players with all 15 checkers on their heads (RULES.md 4.2)."""
+    pos = Position()
+    pos.me[HEAD] = CHECKERS
+    pos.opp[HEAD] = CHECKERS
+    return pos
+
+
+def game_result(winner, loser):
+    """OIN or MARS for a winner who bore off 15, 0 if the game is not over."""
+    if winner[0] != CHECKERS:
+        return 0
+    return OIN if loser[0] else MARS
+
+
+def winner_of(pos):
+    """``(side, kind)`` if the game is over: side 0 = player on roll, 1 = opponent."""
+    if pos.me[0] == CHECKERS:
+        return 0, game_result(pos.me, pos.opp)
+    if pos.opp[0] == CHECKERS:
+        return 1, game_result(pos.opp, pos.me)
+    return None
+
+
+def forbidden_block(me, opp):
+    """True if ``me`` holds six points in a row (along ``opp``'s route) with no
+    ``opp`` checker ahead of them (RULES.md 4.8). Arrays in own numbering."""
+    if opp[0]:
+        return False
+    qmin = 1
+    while qmin < 25 and not opp[qmin]:
+        qmin += 1
+    run = 0
+    for q in range(1, qmin):
+        if me[opposite_point(q)]:
+            run += 1
+            if run >= 6:
+                return True
+        else:
+            run = 0
+    return False
+
+
+def _pack(n, s1, s2, s3, s4, high_first):
+    return n | (s1 << 3) | (s2 << 8) | (s3 << 13) | (s4 << 18) | (high_first << 23)
+
+
+def _key1(a, a2):
+    """De-duplication key of a one-move play (same form as a chain in _key2)."""
+    return ((a * 26 + _NONE) * 26 + a2) * 26 + _NONE
+
+
+def _key2(a, a2, b, b2):
+    """De-duplication key of a two-move play: its net change."""
+    if a2 == b:  # one checker a -> a2 -> b2
+        r1, r2, x1, x2 = a, _NONE, b2, _NONE
+    elif b2 == a:  # the second checker lands where the first started
+        r1, r2, x1, x2 = b, _NONE, a2, _NONE
+    else:
+        if a >= b:
+            r1, r2 = a, b
+        else:
+            r1, r2 = b, a
+        if a2 >= b2:
+            x1, x2 = a2, b2
+        else:
+            x1, x2 = b2, a2
+    return ((r1 * 26 + r2) * 26 + x1) * 26 + x2
+
+
+class Turn:
+    """The legal plays of one roll in one long-nardy position.
+
+    ``first_turn`` enables the head-rule exception H2 (the mover's first turn
+    of the game); ``block_check`` is option ``lnBlockCheck``.
+    """
+
+    def __init__(self, position, dice, first_turn=False, block_check=PER_MOVE):
+        if block_check not in (PER_MOVE, END_OF_TURN):
+            raise ConfigError("lnBlockCheck must be 'per-move' or 'end-of-turn', not %r" % (block_check,))
+        position.validate("nardy")
+        self.position = position
+        self.high, self.low = check_dice(dice)
+        self.double = self.high == self.low
+        self.first_turn = bool(first_turn)
+        self.block_check = block_check
+        self.dice_used = 0
+        self.plays = []
+        self._one_die = 0  # the die a one-die play must use (O2), non-doubles
+        self._result_keys = None
+        me = position.me
+        opp = position.opp
+        self._m = bytearray(me)
+        self._start = bytes(me)
+        blocked = bytearray(25)
+        for t in range(1, 25):
+            if opp[opposite_point(t)]:
+                blocked[t] = 1
+        self._blocked = blocked
+        self._start_head = me[HEAD]
+        self._head_limit = 1
+        outside = 0
+        for p in range(7, 25):
+            outside += me[p]
+        self._outside = outside
+        self._zone = self._block_zone(me, opp)
+        self._full = False  # re-scan the whole board after every move
+        if self._zone and forbidden_block(me, opp):
+            self._full = True
+        # per-move check inside _play; end-of-turn check on finished plays
+        self._check_each = self._zone and block_check == PER_MOVE
+        self._check_end = self._zone and block_check == END_OF_TURN
+        self._generate()
+        if self.double and self.first_turn and self.dice_used < 4:
+            self._head_limit = 2  # H2: a second checker may leave the head
+            self._generate()
+
+    # -- set-up ---------------------------------------------------------
+    def _block_zone(self, me, opp):
+        """Mover points, in the opponent's route order, where a block would be
+        forbidden (ahead of every opponent checker); empty when no forbidden
+        block can arise this turn."""
+        if opp[0]:
+            return None
+        qmin = 1
+        while not opp[qmin]:
+            qmin += 1
+        if qmin <= 6:
+            return None
+        zone = [opposite_point(q) for q in range(1, qmin)]
+        held = 0
+        for p in zone:
+            if me[p]:
+                held += 1
+        if held + (4 if self.double else 2) < 6:
+            return None  # too few points held to complete six this turn
+        return zone
+
+    def _forbidden(self):
+        """A forbidden six-block in the current working position?"""
+        m = self._m
+        run = 0
+        for p in self._zone:
+            if m[p]:
+                run += 1
+                if run >= 6:
+                    return True
+            else:
+                run = 0
+        return False
+
+    def _forbidden_through(self, t):
+        """Does the newly held point ``t`` complete a forbidden block?"""
+        zone = self._zone
+        m = self._m
+        try:
+            i = zone.index(t)
+        except ValueError:
+            return False
+        run = 1
+        j = i - 1
+        while j >= 0 and m[zone[j]]:
+            run += 1
+            j -= 1
+        j = i + 1
+        n = len(zone)
+        while j < n and m[zone[j]]:
+            run += 1
+            j += 1
+        return run >= 6
+
+    # -- single moves on the working position -----------------------------
+    def _play(self, s, d, check_block):
+        """Play die ``d`` from ``s`` if legal; returns the landing point (0 =
+        off) or -1 with the working position untouched."""
+        m = self._m
+        if not m[s]:
+            return -1
+        t = s - d
+        if t >= 1:
+            if self._blocked[t]:
+                return -1
+            if s == HEAD and self._start_head - m[HEAD] >= self._head_limit:
+                return -1
+            new = not m[t]
+            m[s] -= 1
+            m[t] += 1
+            if s > 6 and t <= 6:
+                self._outside -= 1
+            if check_block:
+                if self._full:
+                    bad = self._forbidden()
+                else:
+                    bad = new and self._forbidden_through(t)
+                if bad:
+                    self._undo(s, t)
+                    return -1
+            return t
+        if self._outside:
+            return -1
+        if t < 0:
+            for p in range(s + 1, 7):
+                if m[p]:
+                    return -1
+        m[s] -= 1
+        m[0] += 1
+        if check_block and self._full and self._forbidden():
+            self._undo(s, 0)
+            return -1
+        return 0
+
+    def _undo(self, s, t):
+        m = self._m
+        m[s] += 1
+        if t:
+            m[t] -= 1
+            if s > 6 and t <= 6:
+                self._outside += 1
+        else:
+            m[0] -= 1
+
+    # -- generation -------------------------------------------------------
+    def _generate(self):
+        self.plays = []
+        self.dice_used = 0
+        self._one_die = 0
+        if self.double:
+            self._generate_double()
+        else:
+            self._generate_mixed()
+
+    def _generate_mixed(self):
+        m = self._m
+        hi = self.high
+        lo = self.low
+        each = self._check_each
+        end = self._check_end
+        two = {}
+        one_high = {}
+        one_low = {}
+        for d1, d2, high_first in ((hi, lo, 1), (lo, hi, 0)):
+            one = one_high if d1 == hi else one_low
+            for a in range(HEAD, 0, -1):
+                if not m[a]:
+                    continue
+                a2 = self._play(a, d1, each)
+                if a2 < 0:
+                    continue
+                if m[0] == CHECKERS:  # game over: the other die is void
+                    key = _key1(a, a2)
+                    if key not in two:
+                        two[key] = _pack(1, a, 0, 0, 0, high_first)
+                    self._undo(a, a2)
+                    continue
+                for b in range(HEAD, 0, -1):
+                    if not m[b]:
+                        continue
+                    b2 = self._play(b, d2, each)
+                    if b2 < 0:
+                        continue
+                    if not (end and self._forbidden()):
+                        key = _key2(a, a2, b, b2)
+                        if key not in two:
+                            two[key] = _pack(2, a, b, 0, 0, high_first)
+                    self._undo(b, b2)
+                if not (end and self._forbidden()):
+                    key = _key1(a, a2)
+                    if key not in one:
+                        one[key] = _pack(1, a, 0, 0, 0, high_first)
+                self._undo(a, a2)
+        if two:
+            self.dice_used = 2
+            self.plays = list(two.values())
+        elif one_high:
+            self.dice_used = 1
+            self._one_die = hi
+            self.plays = list(one_high.values())
+        elif one_low:
+            self.dice_used = 1
+            self._one_die = lo
+            self.plays = list(one_low.values())
+        else:
+            self.plays = [0]
+
+    def _generate_double(self):
+        m = self._m
+        d = self.high
+        plays = self.plays
+        best = [0]
+        srcs = [0, 0, 0, 0]
+        each = self._check_each
+        end = self._check_end
+        play = self._play
+        undo = self._undo
+
+        def record(n, order):
+            if n > best[0]:
+                best[0] = n
+                del plays[:]
+            if n == best[0]:
+                o = order + [0, 0, 0, 0]
+                plays.append(_pack(len(order), o[0], o[1], o[2], o[3], 1))
+
+        def search(depth, top, order):
+            # ``order``: a legal order of this node's moves, or None when the
+            # node is not a legal (partial) play; transient blocks only.
+            if order is not None:
+                record(4 if m[0] == CHECKERS else depth, order)
+            if depth == 4 or m[0] == CHECKERS:
+                return
+            s = top
+            while s >= 1:
+                if m[s]:
+                    t = play(s, d, False)
+                    if t >= 0:
+                        srcs[depth] = s
+                        if each:
+                            if self._forbidden():
+                                child = None
+                            elif order is not None:
+                                child = order + [s]
+                            else:
+                                child = self._legal_order(srcs[:depth + 1])
+                        elif end:
+                            child = None if self._forbidden() else srcs[:depth + 1]
+                        else:
+                            child = srcs[:depth + 1]
+                        search(depth + 1, s, child)
+                        undo(s, t)
+                s -= 1
+
+        search(0, HEAD, [])
+        self.dice_used = best[0]
+        if best[0] == 0:
+            self.plays = [0]
+
+    def _legal_order(self, sources):
+        """An order of the double's moves ``sources`` that keeps every
+        intermediate position free of forbidden blocks, or None."""
+        saved = self._m
+        saved_outside = self._outside
+        found = None
+        for order in _orders(sources):
+            self._m = bytearray(self._start)
+            self._outside = _count_outside(self._m)
+            ok = True
+            for s in order:
+                if self._play(s, self.high, True) < 0:
+                    ok = False
+                    break
+            if ok:
+                found = order
+                break
+        self._m = saved
+        self._outside = saved_outside
+        return found
+
+    # -- expanding play codes -------------------------------------------
+    def moves(self, code):
+        """The single moves of a play as ``[(from, to, die), ...]``; 0 is off."""
+        n = code & 7
+        if self.double:
+            dice = (self.high,) * 4
+        elif code >> 23 & 1:
+            dice = (self.high, self.low)
+        else:
+            dice = (self.low, self.high)
+        out = []
+        for i in range(n):
+            s = code >> (3 + 5 * i) & 31
+            t = s - dice[i]
+            out.append((s, t if t > 0 else 0, dice[i]))
+        return out
+
+    def result(self, code):
+        """The position after the play ``code``."""
+        pos = self.position.copy()
+        m = pos.me
+        for s, t, _ in self.moves(code):
+            m[s] -= 1
+            m[t] += 1
+        return pos
+
+    def results(self):
+        """All distinct legal resulting positions."""
+        return [self.result(code) for code in self.plays]
+
+    def result_for(self, position):
+        """The play code whose result is ``position``, or None."""
+        for code in self.plays:
+            if self.result(code) == position:
+                return code
+        return None
+
+    def _keys(self):
+        if self._result_keys is None:
+            self._result_keys = set(bytes(self.result(c).me) for c in self.plays)
+        return self._result_keys
+
+    def is_complete(self, position):
+        """True when ``position`` is the result of a legal play of this turn."""
+        if bytes(position.opp) != bytes(self.position.opp):
+            return False
+        return bytes(position.me) in self._keys()
+
+    # -- guidance during the turn -----------------------------------------
+    def steps(self, position):
+        """Single-die moves ``[(from, to, die), ...]`` that are legal from
+        ``position`` (reached during this turn) and lead on to a legal play.
+
+        Empty when the play is complete or ``position`` cannot be reached
+        this turn.
+        """
+        if bytes(position.opp) != bytes(self.position.opp):
+            return []
+        target = bytes(position.me)
+        dice = (self.high,) * 4 if self.double else (self.high, self.low)
+        saved_outside = self._outside
+        out = []
+        for left in self._remaining_at(target):
+            self._m = bytearray(target)
+            self._outside = _count_outside(self._m)
+            used = len(dice) - len(left)
+            tried = []
+            for i in range(len(left)):
+                d = left[i]
+                if d in tried:
+                    continue
+                tried.append(d)
+                if used == 0 and self.dice_used == 1 and not self.double and d != self._one_die:
+                    continue
+                rest = left[:i] + left[i + 1:]
+                for s in range(HEAD, 0, -1):
+                    t = self._play(s, d, self._check_each)
+                    if t < 0:
+                        continue
+                    if self._completes(rest, used + 1):
+                        move = (s, t, d)
+                        if move not in out:
+                            out.append(move)
+                    self._undo(s, t)
+        self._m = bytearray(self._start)
+        self._outside = saved_outside
+        return out
+
+    def _completes(self, left, used):
+        """Can the working position be finished into a legal play?"""
+        m = self._m
+        if m[0] == CHECKERS or used == self.dice_used:
+            return bytes(m) in self._keys()
+        if used > self.dice_used or not left:
+            return False
+        tried = []
+        for i in range(len(left)):
+            d = left[i]
+            if d in tried:
+                continue
+            tried.append(d)
+            rest = left[:i] + left[i + 1:]
+            for s in range(HEAD, 0, -1):
+                t = self._play(s, d, self._check_each)
+                if t < 0:
+                    continue
+                ok = self._completes(rest, used + 1)
+                self._undo(s, t)
+                if ok:
+                    return True
+        return False
+
+    def _remaining_at(self, target):
+        """The dice still to play for each way ``target`` is reached this turn."""
+        dice = (self.high,) * 4 if self.double else (self.high, self.low)
+        self._m = bytearray(self._start)
+        self._outside = _count_outside(self._m)
+        found = []
+        seen = set()
+
+        def walk(left):
+            m = self._m
+            if bytes(m) == target:
+                if left not in found:
+                    found.append(left)
+                return
+            if not left or m[0] == CHECKERS or not _can_reach(m, target):
+                return
+            key = bytes(m) + bytes(left)
+            if key in seen:
+                return
+            seen.add(key)
+            tried = []
+            for i in range(len(left)):
+                d = left[i]
+                if d in tried:
+                    continue
+                tried.append(d)
+                rest = left[:i] + left[i + 1:]
+                for s in range(HEAD, 0, -1):
+                    t = self._play(s, d, self._check_each)
+                    if t < 0:
+                        continue
+                    walk(rest)
+                    self._undo(s, t)
+
+        walk(dice)
+        return found
+
+
+def _count_outside(m):
+    n = 0
+    for p in range(7, 25):
+        n += m[p]
+    return n
+
+
+def _can_reach(m, target):
+    """Checkers only move down: for every point, at least as many checkers
+    must stand on it or higher as in ``target``."""
+    have = 0
+    need = 0
+    for p in range(HEAD, -1, -1):
+        have += m[p]
+        need += target[p]
+        if have < need:
+            return False
+    return True
+
+
+def _orders(items):
+    """Every distinct ordering of the list ``items``."""
+    if len(items) <= 1:
+        return [list(items)]
+    out = []
+    tried = []
+    for i in range(len(items)):
+        if items[i] in tried:
+            continue
+        tried.append(items[i])
+        for rest in _orders(items[:i] + items[i + 1:]):
+            out.append([items[i]] + rest)
+    return out
