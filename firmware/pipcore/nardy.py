@@ -68,6 +68,23 @@ def start_position():
     return pos
 
 
+def opening(die_a, die_b, ln_opening="fresh-roll"):
+    """Who starts after the single-die opening roll (RULES.md 4.4).
+
+    Returns ``(starter, first_dice)``: starter 0 (player A) or 1 (player B),
+    or ``(None, None)`` on a tie (roll again). ``first_dice`` is None when the
+    starter rolls two fresh dice (``lnOpening = fresh-roll``), else the two
+    opening dice as his first roll.
+    """
+    if ln_opening not in ("fresh-roll", "opening-dice"):
+        raise ConfigError("lnOpening must be 'fresh-roll' or 'opening-dice', not %r" % (ln_opening,))
+    high, low = check_dice((die_a, die_b))
+    if high == low:
+        return None, None
+    starter = 0 if die_a > die_b else 1
+    return starter, (None if ln_opening == "fresh-roll" else (high, low))
+
+
 def game_result(winner, loser):
     """OIN or MARS for a winner who bore off 15, 0 if the game is not over."""
     if winner[0] != CHECKERS:

@@ -8,12 +8,18 @@ Each input line is a JSON object; each gets exactly one output line::
 ``plays`` are the distinct legal resulting positions as Position IDs in the
 input's orientation (the player who moved is still the one "on roll"),
 sorted. A bad line gets ``{"error": "..."}`` and processing continues.
+
+Optional keys: ``"variant": "backgammon" | "nardy"`` (long nardy positions
+use the same Position ID container, see docs/positions.md), ``"first_turn":
+true`` (the mover's first turn: long nardy's head-rule exceptions) and
+``"options": {...}`` with RULES.md's option names (``caucasian``,
+``caucasianScope``, ``jailBearOff``, ``lnBlockCheck``, ...).
 """
 
 import json
 
-from pipcore.position import Position
-from pipcore.rules import Turn
+from pipcore.position import decode_position_id
+from pipcore.variants import geometry, make_turn
 
 MAX_LINE = 64 * 1024
 
@@ -33,8 +39,18 @@ def answer(request):
     dice = request["dice"]
     if not isinstance(dice, list) or len(dice) != 2 or not all(type(d) is int for d in dice):
         raise RequestError("'dice' must be a list of two integers from 1 to 6")
-    position = Position.from_id(request["position_id"])
-    turn = Turn(position, dice)
+    variant = request.get("variant", "backgammon")
+    if variant not in ("backgammon", "nardy"):
+        raise RequestError("'variant' must be \"backgammon\" or \"nardy\"")
+    first_turn = request.get("first_turn", False)
+    if type(first_turn) is not bool:
+        raise RequestError("'first_turn' must be true or false")
+    options = request.get("options", {})
+    if not isinstance(options, dict):
+        raise RequestError("'options' must be an object of RULES.md option names")
+    position = decode_position_id(request["position_id"])
+    position.validate(geometry(variant))
+    turn = make_turn(position, dice, variant, options, first_turn)
     if turn.dice_used:
         plays = sorted(set(p.position_id() for p in turn.results()))
     else:
