@@ -1,0 +1,360 @@
+"""The game record: an append-only log of a match, safe against power cuts.
+
+A record is a sequence of *entries*, each framed as::
+
+    length (1 byte) | body (length bytes; body[0] is the entry type) | CRC-16 (2 bytes, big-endian)
+
+The CRC (CCITT, init 0xFFFF) covers the length byte and the body. The writer
+appends one frame per action as the game goes (``RecordWriter`` is the
+``writer`` of a ``pipcore.match.Referee``). The reader (``read_record``)
+stops at the end of the data or at erased flash (all 0xFF or 0x00), and
+drops a damaged *last* entry (a write cut short by a power cut: reported as
+``torn``). A damaged entry followed by more data is corruption and raises
+RecordError naming the entry: the record is never misread.
+
+Entry types and bodies (players are 0 and 1):
+
+    H  b"PIPREC" version variant      start of the record
+    N  player name(utf-8)             a player's name
+    O  "name=value"                   one option (RULES.md 0.4 name)
+    G  -                              a game starts
+    I  die0 die1                      one opening roll (ties give several)
+    R  player d1 d2                   a roll
+    M  player (from to)*              a play, single moves in the order played
+    C  player action                  a cube action (pipcore.cube OFFER..RACCOON)
+    S  player kind                    a resignation (1 single, 2 gammon, 3 backgammon)
+    E  winner kind points(2 bytes)    the result of a game (kind 0: double dropped)
+
+Nothing here opens files: the caller passes bytes, or a stream to write to.
+"""
+
+from pipcore.cube import ACTION_NAMES
+from pipcore.match import Referee
+from pipcore.options import ConfigError, make_options
+
+MAGIC = b"PIPREC"
+VERSION = 1
+
+ENTRY_NAMES = {
+    ord("H"): "header", ord("N"): "player name", ord("O"): "option", ord("G"): "game start",
+    ord("I"): "opening roll", ord("R"): "roll", ord("M"): "play", ord("C"): "cube action",
+    ord("S"): "resignation", ord("E"): "game result",
+}
+
+
+class RecordError(ValueError):
+    """A record that is not a Pipboard record, is corrupt, or breaks the rules."""
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of ``data`` (bytes-like)."""
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+def frame(body):
+    """One framed entry for ``body`` (1..255 bytes)."""
+    n = len(body)
+    if not 1 <= n <= 255:
+        raise RecordError("an entry body has 1 to 255 bytes, not %d" % n)
+    head = bytes((n,)) + bytes(body)
+    crc = crc16(head)
+    return head + bytes((crc >> 8, crc & 0xFF))
+
+
+def _option_text(name, value):
+    if value is True:
+        return "%s=on" % name
+    if value is False:
+        return "%s=off" % name
+    return "%s=%s" % (name, value)
+
+
+def _option_value(text):
+    if text == "on":
+        return True
+    if text == "off":
+        return False
+    if text and (text[0] == "-" and text[1:].isdigit() or text.isdigit()):
+        return int(text)
+    return text
+
+
+class RecordWriter:
+    """Appends framed entries to ``stream`` (anything with ``write(bytes)``).
+
+    Each entry is written whole with one ``write`` call, then ``flush`` is
+    called if the stream has one, so a power cut loses at most that entry.
+    """
+
+    def __init__(self, stream, variant="backgammon"):
+        self.stream = stream
+        self.variant = variant
+
+    def _put(self, body):
+        self.stream.write(frame(body))
+        flush = getattr(self.stream, "flush", None)
+        if flush is not None:
+            flush()
+
+    def header(self, players, options):
+        self._put(b"H" + MAGIC + bytes((VERSION,)) + self.variant.encode())
+        for i in (0, 1):
+            name = players[i].encode()[:120]
+            self._put(b"N" + bytes((i,)) + name)
+        for name in sorted(options):
+            self._put(b"O" + _option_text(name, options[name]).encode())
+
+    def new_game(self):
+        self._put(b"G")
+
+    def opening(self, die0, die1):
+        self._put(bytes((ord("I"), die0, die1)))
+
+    def roll(self, player, d1, d2):
+        self._put(bytes((ord("R"), player, d1, d2)))
+
+    def play(self, player, singles):
+        body = bytearray((ord("M"), player))
+        for s, t in singles:
+            body.append(s)
+            body.append(t)
+        self._put(body)
+
+    def cube(self, player, action):
+        self._put(bytes((ord("C"), player, action)))
+
+    def resign(self, player, kind):
+        self._put(bytes((ord("S"), player, kind)))
+
+    def end(self, winner, kind, points):
+        self._put(bytes((ord("E"), winner, kind, points >> 8 & 0xFF, points & 0xFF)))
+
+
+class Record:
+    """A decoded record: players, options and the entries of every game.
+
+    ``entries`` lists tuples such as ``("roll", player, d1, d2)``;
+    ``offsets`` the byte offset of each; ``torn`` is True when a damaged
+    last entry was dropped, ``length`` the bytes read up to the last good entry.
+    """
+
+    def __init__(self):
+        self.variant = "backgammon"
+        self.players = ["Player 1", "Player 2"]
+        self.options = None
+        self.entries = []
+        self.offsets = []
+        self.torn = False
+        self.length = 0
+
+    def games(self):
+        """Entries split per game: a list of lists (the header is left out)."""
+        out = []
+        for entry in self.entries:
+            if entry[0] == "game":
+                out.append([])
+            elif out:
+                out[-1].append(entry)
+        return out
+
+
+def _filler(data, start):
+    """True when data[start:] is empty or erased flash (all 0xFF or all 0x00)."""
+    n = len(data)
+    if start >= n:
+        return True
+    b = data[start]
+    if b != 0xFF and b != 0:
+        return False
+    for i in range(start, n):
+        if data[i] != b:
+            return False
+    return True
+
+
+def _entry_label(index, offset):
+    return "entry %d (byte %d)" % (index + 1, offset)
+
+
+def read_record(data):
+    """Decode ``data`` (bytes) into a Record; raises RecordError.
+
+    Frames are checked, not the rules: ``replay`` does that.
+    """
+    data = bytes(data)
+    rec = Record()
+    n = len(data)
+    pos = 0
+    index = 0
+    opts = {}
+    while pos < n and not _filler(data, pos):
+        size = data[pos]
+        end = pos + 1 + size + 2
+        good = size > 0 and end <= n and crc16(data[pos:pos + 1 + size]) == (data[end - 2] << 8 | data[end - 1])
+        if not good:
+            if end > n or size == 0 or _filler(data, end):
+                rec.torn = True  # a write cut short: drop it
+                break
+            raise RecordError("%s is corrupt (CRC mismatch) and more entries follow it" % _entry_label(index, pos))
+        body = data[pos + 1:pos + 1 + size]
+        entry = _decode_body(body, index, pos)
+        if index == 0 and entry[0] != "header":
+            raise RecordError("not a Pipboard record (the first entry is not a header)")
+        if entry[0] == "header":
+            if index:
+                raise RecordError("%s: a second header inside the record" % _entry_label(index, pos))
+            rec.variant = entry[1]
+        elif entry[0] == "name":
+            rec.players[entry[1]] = entry[2]
+        elif entry[0] == "option":
+            opts[entry[1]] = entry[2]
+        else:
+            if rec.options is None:
+                rec.options = _make_options(opts, rec.variant, index, pos)
+            rec.entries.append(entry)
+            rec.offsets.append(pos)
+        pos = end
+        index += 1
+    if index == 0:
+        if n and not _filler(data, 0) and not rec.torn:
+            raise RecordError("not a Pipboard record")
+        if rec.torn or n == 0 or _filler(data, 0):
+            raise RecordError("the record is empty (no complete header)")
+    if rec.options is None:
+        rec.options = _make_options(opts, rec.variant, index, pos)
+    rec.length = pos
+    return rec
+
+
+def _make_options(opts, variant, index, pos):
+    try:
+        return make_options(opts, variant)
+    except ConfigError as exc:
+        raise RecordError("the record's options are invalid: %s" % exc)
+
+
+def _decode_body(body, index, pos):
+    kind = body[0]
+    name = ENTRY_NAMES.get(kind)
+    if name is None:
+        raise RecordError("%s has an unknown type %r" % (_entry_label(index, pos), chr(kind)))
+    size = len(body) - 1
+    fixed = {"G": 0, "I": 2, "R": 3, "C": 2, "S": 2, "E": 4}
+    ch = chr(kind)
+    if ch in fixed and size != fixed[ch]:
+        raise RecordError("%s: a %s entry has %d bytes, not %d" % (_entry_label(index, pos), name, size, fixed[ch]))
+    try:
+        if ch == "H":
+            if body[1:7] != MAGIC:
+                raise RecordError("not a Pipboard record (bad magic)")
+            if body[7] != VERSION:
+                raise RecordError("record version %d is not supported (this reads %d)" % (body[7], VERSION))
+            return ("header", body[8:].decode())
+        if ch == "N":
+            if body[1] > 1:
+                raise RecordError("%s: player %d does not exist" % (_entry_label(index, pos), body[1]))
+            return ("name", body[1], body[2:].decode())
+        if ch == "O":
+            text = body[1:].decode()
+            eq = text.find("=")
+            if eq < 1:
+                raise RecordError("%s: option entry %r is not name=value" % (_entry_label(index, pos), text))
+            return ("option", text[:eq], _option_value(text[eq + 1:]))
+        if ch == "G":
+            return ("game",)
+        if ch == "I":
+            return ("opening", body[1], body[2])
+        if ch == "R":
+            return ("roll", body[1], body[2], body[3])
+        if ch == "M":
+            if size % 2 != 1:
+                raise RecordError("%s: a play entry has an odd number of point bytes" % _entry_label(index, pos))
+            singles = []
+            for i in range(2, len(body), 2):
+                singles.append((body[i], body[i + 1]))
+            return ("play", body[1], singles)
+        if ch == "C":
+            return ("cube", body[1], body[2])
+        if ch == "S":
+            return ("resign", body[1], body[2])
+        return ("end", body[1], body[2], body[3] << 8 | body[4])
+    except UnicodeError:
+        raise RecordError("%s: text that is not UTF-8" % _entry_label(index, pos))
+
+
+def describe_entry(entry):
+    """A short human text for an entry, e.g. ``player 1 rolls 6-5``."""
+    kind = entry[0]
+    if kind == "game":
+        return "game start"
+    if kind == "opening":
+        return "opening roll %d and %d" % (entry[1], entry[2])
+    if kind == "roll":
+        return "player %d rolls %d-%d" % entry[1:]
+    if kind == "play":
+        return "player %d plays %s" % (entry[1], " ".join("%d/%d" % st for st in entry[2]) or "nothing")
+    if kind == "cube":
+        return "player %d %s" % (entry[1], ACTION_NAMES.get(entry[2], "cube action %d" % entry[2]))
+    if kind == "resign":
+        return "player %d resigns (kind %d)" % (entry[1], entry[2])
+    if kind == "end":
+        return "player %d wins %d points" % (entry[1], entry[3])
+    return kind
+
+
+def replay(record, on_entry=None):
+    """Replay a Record (or bytes) through the rules; return the Referee.
+
+    Every roll, play and cube action is checked; the first that breaks a
+    rule raises RecordError naming the entry, its game and move number.
+    ``on_entry(referee, entry)`` (optional) is called before each entry is applied.
+    """
+    if not isinstance(record, Record):
+        record = read_record(record)
+    if record.variant != "backgammon":
+        raise RecordError("replaying %s records is not supported here" % record.variant)
+    ref = Referee(record.options, record.players)
+    for i in range(len(record.entries)):
+        entry = record.entries[i]
+        if on_entry is not None:
+            on_entry(ref, entry)
+        try:
+            apply_entry(ref, entry)
+        except ValueError as exc:
+            where = "game %d, move %d" % (ref.game_number, ref.move_number) if ref.game_number else "before game 1"
+            raise RecordError("entry at byte %d (%s, %s): %s" % (record.offsets[i], where,
+                                                                describe_entry(entry), exc))
+    return ref
+
+
+def apply_entry(ref, entry):
+    """Apply one decoded entry to a Referee (raises ValueError subclasses)."""
+    kind = entry[0]
+    if kind == "game":
+        ref.new_game()
+    elif kind == "opening":
+        ref.opening_roll(entry[1], entry[2])
+    elif kind == "roll":
+        ref.roll((entry[2], entry[3]), entry[1])
+    elif kind == "play":
+        ref.play(entry[2], entry[1])
+    elif kind == "cube":
+        ref.cube_action(entry[2], entry[1])
+    elif kind == "resign":
+        ref.resign(entry[1], entry[2])
+    elif kind == "end":
+        r = ref.result
+        if not ref.game_over() or r is None:
+            raise RecordError("a game result is recorded but the game is not over")
+        if (r.winner, r.kind, r.points) != (entry[1], entry[2], entry[3]):
+            raise RecordError("the record says player %d wins %d points (kind %d); the rules give player %d "
+                              "%d points (kind %d)" % (entry[1], entry[3], entry[2], r.winner, r.points, r.kind))
+    else:
+        raise RecordError("unknown entry %r" % (kind,))

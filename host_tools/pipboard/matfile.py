@@ -1,0 +1,489 @@
+"""The Jellyfish / GNU Backgammon ``.mat`` text format: export and import.
+
+``export_record(record_bytes)`` turns a Pipboard game record into ``.mat``
+text; ``import_mat(text)`` reads a ``.mat`` file (as gnubg, Jellyfish and
+others write it) into a record, checking every roll, play and cube action
+against our rules and naming the first entry that is illegal or unreadable.
+
+What the format cannot say (see docs/mat-format.md for the full list):
+the options (we add ``; [Pipboard ...]`` comment lines, which other programs
+ignore), automatic doubles, the arithmetic cube, ``noGammonsWithCube``,
+opening rolls that were ties, and names with spaces or colons (gnubg turns
+spaces into underscores; we do the same on export).
+"""
+
+import re
+
+from pipcore.cube import BEAVER, BEAVERED, DROP, OFFER, OFFERED, RACCOON, TAKE, CubeError
+from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, Referee
+from pipcore.notation import NotationError, parse_play
+from pipcore.options import ConfigError, make_options
+from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entry, read_record
+
+LEFT_WIDTH = 28  # gnubg pads the left column to this width
+_OPTIONS_TAG = "; [Pipboard options "
+
+
+class MatExportError(ValueError):
+    """A record that cannot be turned into a .mat file."""
+
+
+class MatImportError(ValueError):
+    """A .mat file that cannot be read, or that breaks the rules."""
+
+
+# ---------------------------------------------------------------------------
+# export
+# ---------------------------------------------------------------------------
+def mat_name(name):
+    """A player name as the .mat header can carry it (no spaces, no colons)."""
+    out = re.sub(r"[\s:]+", "_", name.strip()) or "Player"
+    return out[:31]
+
+
+def _points_text(n):
+    return "Wins %d point%s" % (n, "" if n == 1 else "s")
+
+
+def export_warnings(options):
+    """What a .mat file loses for these options (empty when nothing)."""
+    out = []
+    if options["autoDoubles"]:
+        out.append("automatic doubles are not in the .mat format: gnubg will show lower cube values and scores")
+    if options["cubeProgression"] == "arithmetic":
+        out.append("the arithmetic cube is not in the .mat format: gnubg will read every double as x2")
+    if options["noGammonsWithCube"]:
+        out.append("noGammonsWithCube is not in the .mat format: gnubg will score gammons")
+    if options["matchLength"] and not options["crawford"]:
+        out.append("gnubg assumes the Crawford rule in every .mat match")
+    if options["openingReroll"]:
+        out.append("openingReroll is not in the .mat format")
+    return out
+
+
+class _Lines:
+    """Fills the two columns of a game's move lines."""
+
+    def __init__(self):
+        self.lines = []  # [left, right]
+        self.next_column = 0
+
+    def add(self, column, text, unnumbered=False):
+        if not self.lines or column < self.next_column:
+            self.lines.append(["", "", unnumbered])
+        self.lines[-1][column] = text
+        self.next_column = column + 1
+
+    def render(self, out):
+        number = 0
+        for left, right, unnumbered in self.lines:
+            if unnumbered:
+                prefix = "     "  # gnubg writes the result line without a move number
+            else:
+                number += 1
+                prefix = "%3d) " % number
+            if right:
+                out.append("%s%s%s" % (prefix, left.ljust(max(LEFT_WIDTH, len(left) + 2)), right))
+            else:
+                out.append(prefix + left)
+
+
+def export_mat(record):
+    """``.mat`` text for a Record (see ``pipcore.record``)."""
+    opts = record.options
+    names = (mat_name(record.players[0]), mat_name(record.players[1]))
+    out = []
+    non_default = []
+    defaults = make_options({"matchLength": opts["matchLength"]}, record.variant)
+    for name in sorted(opts):
+        if opts[name] != defaults[name]:
+            value = opts[name]
+            non_default.append("%s=%s" % (name, ("on" if value else "off") if value in (True, False) and
+                                          type(value) is bool else value))
+    out.append("; [Site \"Pipboard\"]")
+    out.append("; [Player 1 \"%s\"]" % record.players[0].replace('"', "'"))
+    out.append("; [Player 2 \"%s\"]" % record.players[1].replace('"', "'"))
+    if non_default:
+        out.append(_OPTIONS_TAG + "\"%s\"]" % " ".join(non_default))
+    out.append("")
+    out.append(" %d point match" % opts["matchLength"])
+    out.append("")
+    ref = Referee(opts, record.players)
+    lines = None
+    game = 0
+    rolled = (0, 0)
+
+    def close_game():
+        if lines is None:
+            return
+        lines.render(out)
+        out.append("")
+
+    for i in range(len(record.entries)):
+        entry = record.entries[i]
+        kind = entry[0]
+        try:
+            if kind == "game":
+                close_game()
+                game += 1
+                lines = _Lines()
+                out.append(" Game %d" % game)
+                s = ref.match.score
+                left = " %s : %d" % (names[0], s[0])
+                out.append("%s%s : %d" % (left.ljust(32), names[1], s[1]))
+            elif kind == "opening":
+                rolled = (entry[1], entry[2]) if entry[1] > entry[2] else (entry[2], entry[1])
+            elif kind == "roll":
+                rolled = (entry[2], entry[3])
+            elif kind == "play":
+                player = entry[1]
+                dice = rolled
+                pos = ref.position.copy()
+                words = []
+                for s, t in entry[2]:
+                    hit = t > 0 and pos.opp[25 - t] == 1
+                    _apply(pos, s, t)
+                    words.append("%d/%d%s" % (s, t, "*" if hit else ""))
+                lines.add(player, "%d%d: %s" % (dice[0], dice[1], "".join(w + " " for w in words)))
+            elif kind == "cube":
+                player, action = entry[1], entry[2]
+                if action in (OFFER, BEAVER, RACCOON):
+                    if action == OFFER:
+                        value = ref.cube.next_value(ref.cube.value)
+                    else:
+                        value = ref.cube.offered_value * 2
+                    lines.add(player, " Doubles => %d" % value)
+                elif action == TAKE:
+                    lines.add(player, " Takes")
+                elif action == DROP:
+                    lines.add(player, " Drops")
+            apply_entry(ref, entry)
+            if kind in ("play", "cube", "resign") and ref.game_over():
+                r = ref.result
+                lines.add(r.winner, " " + _points_text(r.points), unnumbered=r.winner < lines.next_column)
+        except ValueError as exc:
+            raise MatExportError("cannot export entry at byte %d (game %d, %s): %s"
+                                 % (record.offsets[i], game, describe_entry(entry), exc))
+    close_game()
+    return "\n".join(out) + "\n"
+
+
+def _apply(pos, s, t):
+    from pipcore.rules import apply_move
+
+    apply_move(pos, s, t)
+
+
+def export_record(record_bytes):
+    """``.mat`` text for a record given as bytes (a file's content)."""
+    try:
+        record = read_record(record_bytes)
+    except RecordError as exc:
+        raise MatExportError(str(exc))
+    return export_mat(record)
+
+
+# ---------------------------------------------------------------------------
+# import
+# ---------------------------------------------------------------------------
+_MATCH_RE = re.compile(r"^\s*(\d+)\s+point\s+match", re.I)
+_GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
+_HEADER_RE = re.compile(r"^\s*([^:]+?)\s*:\s*(-?\d+)\s+(.+?)\s*:\s*(-?\d+)\s*$")
+_LINE_RE = re.compile(r"^\s*(\d+)\)(.*)$")
+_ACTION_RE = re.compile(r"(?:(?<=\s)|^)(\d\d:|doubles?\b|takes?\b|accepts?\b|drops?\b|pass(?:es)?\b|"
+                        r"refuses?\b|beavers?\b|raccoons?\b|wins?\b|resigns?\b)", re.I)
+_WINS_RE = re.compile(r"^wins?\s+(\d+)\s+points?", re.I)
+_DOUBLE_RE = re.compile(r"^(?:doubles?|beavers?|raccoons?)\s*(?:=>\s*(\d+))?\s*$", re.I)
+
+
+class _Action:
+    def __init__(self, player, text, move_number, line_number):
+        self.player = player
+        self.text = text.strip()
+        self.move_number = move_number
+        self.line_number = line_number
+
+
+def _split_cells(rest, line_number, move_number, offset):
+    """Actions of one move line: a list of (column, text)."""
+    starts = [m.start(1) for m in _ACTION_RE.finditer(rest)]
+    if not starts:
+        if rest.strip():
+            raise MatImportError("line %d: cannot read %r" % (line_number, rest.strip()))
+        return []
+    if len(starts) > 2:
+        # a roll followed by more words that look like actions is unreadable
+        raise MatImportError("line %d (move %s): more than two entries in %r" % (line_number, move_number,
+                                                                                rest.strip()))
+    cells = []
+    if len(starts) == 2:
+        cells.append((0, rest[starts[0]:starts[1]]))
+        cells.append((1, rest[starts[1]:]))
+    else:
+        column = 0 if starts[0] + offset < 20 else 1
+        cells.append((column, rest[starts[0]:]))
+    return cells
+
+
+def parse_mat(text):
+    """Read ``.mat`` text into ``(length, games, option_text)``.
+
+    ``games`` is a list of dicts: names, score, actions (with player,
+    move and line numbers). Raises MatImportError for unreadable text.
+    """
+    if not isinstance(text, str):
+        raise MatImportError("a .mat file is text")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    length = None
+    option_text = None
+    games = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        i += 1
+        stripped = line.strip()
+        if stripped.startswith(_OPTIONS_TAG.strip()):
+            m = re.search(r'"([^"]*)"', stripped)
+            option_text = m.group(1) if m else ""
+            continue
+        if length is None:
+            m = _MATCH_RE.match(line)
+            if m:
+                length = int(m.group(1))
+            continue
+        m = _GAME_RE.match(line)
+        if not m:
+            if stripped and not stripped.startswith(";"):
+                if _LINE_RE.match(line):
+                    raise MatImportError("line %d: a move line outside any game" % i)
+            continue
+        number = int(m.group(1))
+        # the header: names and scores
+        while i < n and not lines[i].strip():
+            i += 1
+        if i >= n:
+            raise MatImportError("line %d: game %d has no player header" % (i, number))
+        h = _HEADER_RE.match(lines[i])
+        if not h:
+            raise MatImportError("line %d: game %d: cannot read the header %r (want 'name : score   name : score')"
+                                 % (i + 1, number, lines[i].strip()))
+        i += 1
+        game = {"number": number, "names": (h.group(1), h.group(3)),
+                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i}
+        move_number = 0
+        while i < n and not lines[i].strip():
+            i += 1
+        while i < n and lines[i].strip() and not _GAME_RE.match(lines[i]):
+            line = lines[i]
+            i += 1
+            lm = _LINE_RE.match(line)
+            if lm:
+                move_number = int(lm.group(1))
+                rest = lm.group(2)
+                offset = lm.start(2)
+            else:
+                rest = line
+                offset = 0
+            for column, cell in _split_cells(rest, i, move_number, offset):
+                game["actions"].append(_Action(column, cell, move_number, i))
+        games.append(game)
+    if length is None:
+        raise MatImportError("not a .mat file: no 'N point match' line")
+    if length < 0 or length > 255:
+        raise MatImportError("match length %d is out of range" % length)
+    return length, games, option_text
+
+
+def _options_from(length, option_text, overrides):
+    given = {}
+    if option_text:
+        for word in option_text.split():
+            if "=" not in word:
+                raise MatImportError("cannot read the Pipboard option %r" % word)
+            name, value = word.split("=", 1)
+            given[name] = True if value == "on" else False if value == "off" else (
+                int(value) if value.lstrip("-").isdigit() else value)
+    given["matchLength"] = length
+    for name in overrides or {}:
+        given[name] = overrides[name]
+    try:
+        return make_options(given)
+    except ConfigError as exc:
+        raise MatImportError("options: %s" % exc)
+
+
+class _Where:
+    def __init__(self, game, action):
+        self.game = game
+        self.action = action
+
+    def __str__(self):
+        if self.action is None:
+            return "game %d" % self.game
+        return "game %d, move %d (line %d: %r)" % (self.game, self.action.move_number, self.action.line_number,
+                                                   self.action.text)
+
+
+def import_mat(text, options=None, players=None):
+    """Read ``.mat`` text into record bytes; returns ``(record_bytes, referee)``.
+
+    ``options`` (a dict of RULES.md option names) adds what the format
+    cannot say, e.g. ``{"jacoby": True}`` for a money session played with
+    the Jacoby rule. Every action is checked; the first that is illegal or
+    unreadable raises MatImportError naming the game, move and line.
+    """
+    length, games, option_text = parse_mat(text)
+    opts = _options_from(length, option_text, options)
+    if not games:
+        raise MatImportError("the file has no games")
+    names = players or games[0]["names"]
+    out = _Buffer()
+    ref = Referee(opts, names, RecordWriter(out))
+    for g in games:
+        if ref.phase == MATCH_ENDED:
+            break  # gnubg ignores games after the match is won
+        where = _Where(g["number"], None)
+        if tuple(ref.match.score) != g["score"]:
+            raise MatImportError("%s: the file gives the score %d-%d but the games before add up to %d-%d%s"
+                                 % (where, g["score"][0], g["score"][1], ref.match.score[0], ref.match.score[1],
+                                    _score_hint(opts)))
+        if ref.phase != GAME_ENDED and ref.game_number:
+            raise MatImportError("game %d: game %d before it has no result" % (g["number"], ref.game_number))
+        ref.new_game()
+        for action in g["actions"]:
+            where.action = action
+            try:
+                _apply_action(ref, action, opts)
+            except MatImportError as exc:
+                raise MatImportError("%s: %s" % (where, exc))
+            except (CubeError, NotationError) as exc:
+                raise MatImportError("%s: %s%s" % (where, exc, _cube_hint(exc, opts)))
+            except ValueError as exc:
+                raise MatImportError("%s: %s" % (where, exc))
+    return out.getvalue(), ref
+
+
+def _score_hint(opts):
+    if not opts["matchLength"]:
+        return " (was the Jacoby rule or were automatic doubles in use?)"
+    return ""
+
+
+def _cube_hint(exc, opts):
+    text = str(exc)
+    if "beavers are not allowed" in text:
+        return " (import with the beavers option if the session allowed them)"
+    if "raccoons are not allowed" in text:
+        return " (import with the raccoons option if the session allowed them)"
+    return ""
+
+
+class _Buffer:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, data):
+        self.parts.append(bytes(data))
+
+    def getvalue(self):
+        return b"".join(self.parts)
+
+
+def _apply_action(ref, action, opts):
+    text = action.text
+    player = action.player
+    low = text.lower()
+    if ref.game_over():
+        m = _WINS_RE.match(text)
+        if not m:
+            raise MatImportError("the game is already over")
+        points = int(m.group(1))
+        if points != ref.result.points or player != ref.result.winner:
+            raise MatImportError("the file says %s wins %d points but the game gives player %d %d points%s"
+                                 % ("left player" if player == 0 else "right player", points, ref.result.winner,
+                                    ref.result.points, _score_hint(opts)))
+        return
+    if len(text) >= 3 and text[2] == ":" and text[:2].isdigit():
+        d1, d2 = int(text[0]), int(text[1])
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise MatImportError("dice %s are not two numbers from 1 to 6" % text[:2])
+        moves = parse_play(text[3:].strip()) if text[3:].strip() else []
+        if ref.phase == OPENING:
+            # the first roll of a game is the opening roll: one die each
+            if d1 == d2:
+                raise MatImportError("the first roll of a game cannot be a double (%d-%d)" % (d1, d2))
+            die = [0, 0]
+            die[player] = max(d1, d2)
+            die[1 - player] = min(d1, d2)
+            ref.opening_roll(die[0], die[1])
+        else:
+            ref.roll((d1, d2), player)
+        _play_any_order(ref, moves, player)
+        return
+    if _DOUBLE_RE.match(text):
+        if ref.phase == ANSWER:
+            state = ref.cube.state
+            if state == OFFERED:
+                ref.cube_action(BEAVER, player)
+            elif state == BEAVERED:
+                ref.cube_action(RACCOON, player)
+            else:
+                raise CubeError("no further redouble is allowed after a raccoon")
+        else:
+            ref.cube_action(OFFER, player)
+        return
+    if low.startswith("take") or low.startswith("accept"):
+        ref.cube_action(TAKE, player)
+        return
+    if low.startswith("drop") or low.startswith("pass") or low.startswith("refuse"):
+        ref.cube_action(DROP, player)
+        return
+    m = _WINS_RE.match(text)
+    if m:
+        # the game is not over: the other player resigned
+        points = int(m.group(1))
+        value = ref.cube.value
+        kind = points // value
+        kind = 1 if kind < 1 else (3 if kind > 3 else kind)
+        result = ref.resign(1 - player, kind)
+        if result.points != points:
+            raise MatImportError("a resignation worth %d points does not fit cube value %d" % (points, value))
+        return
+    if low.startswith("resign"):
+        return  # some programs write "Resigns" before the "Wins" line
+    raise MatImportError("cannot read %r" % text)
+
+
+def _play_any_order(ref, moves, player):
+    """Play ``moves``; some writers list a play's moves in an order that cannot be played as written."""
+    try:
+        ref.play(moves, player)
+        return
+    except ValueError as first:
+        if len(moves) < 2:
+            raise
+        error = first
+    for order in _permutations(moves):
+        try:
+            ref.play(order, player)
+            return
+        except ValueError:
+            continue
+    raise error
+
+
+def _permutations(items):
+    if len(items) <= 1:
+        yield list(items)
+        return
+    for i in range(len(items)):
+        for rest in _permutations(items[:i] + items[i + 1:]):
+            yield [items[i]] + rest
+
+
+def import_to_record(text, options=None):
+    """``.mat`` text to a decoded Record (convenience for tools and tests)."""
+    data, _ = import_mat(text, options)
+    return read_record(data)
+
