@@ -107,11 +107,13 @@ class MatchState:
 
     ``cube_owner`` is 0, 1 or ``CENTRE``; ``on_roll`` is gnubg's fMove (the
     player whose turn it is), ``turn`` its fTurn (who must act now: the
-    responder while a double is pending); ``dice`` is ``(0, 0)`` before the roll.
+    responder while a double is pending); ``dice`` is ``(0, 0)`` before the roll;
+    ``jacoby`` is whether the Jacoby rule is in use (bit 66, stored inverted,
+    so every match-play ID gnubg writes has it set).
     """
 
     def __init__(self, cube_value=1, cube_owner=CENTRE, on_roll=0, crawford=False, game_state=GAME_PLAYING,
-                 turn=None, doubled=False, resigned=0, dice=(0, 0), length=0, score=(0, 0)):
+                 turn=None, doubled=False, resigned=0, dice=(0, 0), length=0, score=(0, 0), jacoby=False):
         self.cube_value = cube_value
         self.cube_owner = cube_owner
         self.on_roll = on_roll
@@ -123,9 +125,10 @@ class MatchState:
         self.dice = (dice[0], dice[1])
         self.length = length
         self.score = (score[0], score[1])
+        self.jacoby = jacoby
 
     def _fields(self):
-        return (self.cube_value, self.cube_owner, self.on_roll, bool(self.crawford), self.game_state, self.turn,
+        return (bool(self.jacoby), self.cube_value, self.cube_owner, self.on_roll, bool(self.crawford), self.game_state, self.turn,
                 bool(self.doubled), self.resigned, self.dice, self.length, self.score)
 
     def __eq__(self, other):
@@ -165,7 +168,7 @@ class MatchState:
                 raise MatchIdError("a double is pending but the doubler is to act")
             if self.resigned:
                 raise MatchIdError("a double and a resignation cannot both be pending")
-        elif self.turn != self.on_roll and not self.resigned:
+        elif self.turn != self.on_roll and self.game_state == GAME_PLAYING and not self.resigned:
             raise MatchIdError("the player to act differs from the player on roll with nothing pending")
         if self.game_state == GAME_NONE and (d0 or self.doubled or self.resigned):
             raise MatchIdError("no game is in progress, yet dice, a double or a resignation are set")
@@ -210,6 +213,7 @@ class MatchState:
         _set_bits(key, 21, 15, self.length)
         _set_bits(key, 36, 15, self.score[0])
         _set_bits(key, 51, 15, self.score[1])
+        _set_bits(key, 66, 1, 0 if self.jacoby else 1)
         out = []
         for i in range(0, 9, 3):
             a, b, c = key[i], key[i + 1], key[i + 2]
@@ -239,7 +243,7 @@ class MatchState:
             key[3 * i] = ((a << 2) | (b >> 4)) & 255
             key[3 * i + 1] = ((b << 4) | (c >> 2)) & 255
             key[3 * i + 2] = ((c << 6) | d) & 255
-        if _get_bits(key, 66, 6):
+        if _get_bits(key, 67, 5):
             raise MatchIdError("Match ID %r has stray bits after the scores" % text)
         owner = _get_bits(key, 4, 2)
         if owner == 2:
@@ -254,7 +258,8 @@ class MatchState:
                     resigned=_get_bits(key, 13, 2),
                     dice=(_get_bits(key, 15, 3), _get_bits(key, 18, 3)),
                     length=_get_bits(key, 21, 15),
-                    score=(_get_bits(key, 36, 15), _get_bits(key, 51, 15)))
+                    score=(_get_bits(key, 36, 15), _get_bits(key, 51, 15)),
+                    jacoby=not _get_bits(key, 66, 1))
         if validate:
             try:
                 state.validate()
@@ -431,9 +436,11 @@ class Referee:
         drop, else None.
         """
         if action == OFFER:
-            self._need(CUBE_OR_ROLL)
             if player is None:
                 player = self.turn
+            if self.phase in (PLAY, ANSWER):
+                self.cube.offer(player)  # raises with the reason (rolled, or an offer pending)
+            self._need(CUBE_OR_ROLL)
             self.cube.offer(player)
             self.phase = ANSWER
             self._write("cube", player, action)
@@ -508,19 +515,27 @@ class Referee:
 
     def match_state(self):
         """This moment as a MatchState (for the Match ID)."""
+        state = self._match_state()
+        state.jacoby = bool(self.options["jacoby"]) and not self.match.length
+        return state
+
+    def _match_state(self):
         cube = self.cube
         if self.phase == NO_GAME or cube is None:
             return MatchState(game_state=GAME_NONE, length=self.match.length, score=self.match.score,
                               crawford=self.match.crawford_game)
         if self.game_over():
+            # as gnubg: the score already includes the finished game
             r = self.result
-            gs = GAME_DROPPED if r.dropped else (GAME_RESIGNED if r.resigned else GAME_OVER)
-            # gnubg shows the score before the finished game is added
-            score = list(self.match.score)
-            score[r.winner] -= r.points
+            if r.dropped:
+                gs, turn, resigned = GAME_DROPPED, 1 - self.turn, 0
+            elif r.resigned:
+                gs, turn, resigned = GAME_RESIGNED, self.turn, r.kind
+            else:
+                gs, turn, resigned = GAME_OVER, self.turn, 0
             return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,
-                              crawford=cube.crawford_game, game_state=gs, length=self.match.length,
-                              score=score)
+                              crawford=cube.crawford_game, game_state=gs, turn=turn, resigned=resigned,
+                              length=self.match.length, score=self.match.score)
         doubled = self.phase == ANSWER
         turn = cube.responder() if doubled else self.turn
         dice = self.dice if self.phase == PLAY else (0, 0)

@@ -16,7 +16,8 @@ Entry types and bodies (players are 0 and 1):
 
     H  b"PIPREC" version variant      start of the record
     N  player name(utf-8)             a player's name
-    O  "name=value"                   one option (RULES.md 0.4 name)
+    O  "name=value"                   an option (RULES.md 0.4 name): matchLength and
+                                      every option that differs from its default
     G  -                              a game starts
     I  die0 die1                      one opening roll (ties give several)
     R  player d1 d2                   a roll
@@ -108,8 +109,11 @@ class RecordWriter:
         for i in (0, 1):
             name = players[i].encode()[:120]
             self._put(b"N" + bytes((i,)) + name)
+        # only what differs from the defaults (and the match length): compact on flash
+        defaults = make_options({"matchLength": options.get("matchLength", 0)}, self.variant)
         for name in sorted(options):
-            self._put(b"O" + _option_text(name, options[name]).encode())
+            if name == "matchLength" or options[name] != defaults.get(name):
+                self._put(b"O" + _option_text(name, options[name]).encode())
 
     def new_game(self):
         self._put(b"G")
@@ -204,9 +208,9 @@ def read_record(data):
                 break
             raise RecordError("%s is corrupt (CRC mismatch) and more entries follow it" % _entry_label(index, pos))
         body = data[pos + 1:pos + 1 + size]
-        entry = _decode_body(body, index, pos)
-        if index == 0 and entry[0] != "header":
+        if index == 0 and body[0] != ord("H"):
             raise RecordError("not a Pipboard record (the first entry is not a header)")
+        entry = _decode_body(body, index, pos)
         if entry[0] == "header":
             if index:
                 raise RecordError("%s: a second header inside the record" % _entry_label(index, pos))
