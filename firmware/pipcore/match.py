@@ -224,6 +224,11 @@ class MatchState:
         return "".join(out)
 
     @classmethod
+    def from_id(cls, match_id):
+        """Decode and validate (as ``Position.from_id``)."""
+        return cls.decode(match_id)
+
+    @classmethod
     def decode(cls, match_id, validate=True):
         """Decode a Match ID; validated unless ``validate`` is False."""
         if not isinstance(match_id, str):
@@ -266,6 +271,15 @@ class MatchState:
             except MatchIdError as exc:
                 raise MatchIdError("Match ID %r: %s" % (text, exc))
         return state
+
+
+def decode_match_id(match_id):
+    """Decode and validate a Match ID into a MatchState (raises MatchIdError)."""
+    return MatchState.decode(match_id)
+
+
+def encode_match_id(state):
+    return state.encode()
 
 
 # ---------------------------------------------------------------------------
