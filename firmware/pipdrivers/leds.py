@@ -151,6 +151,14 @@ class Pixels:
         self._scale = int(value * FULL + 0.5)
 
     def __setitem__(self, index, color):
+        if isinstance(index, slice):  # pixels[a:b] = [colour, ...] as in adafruit's API
+            start, stop, step = index.indices(self.n)
+            indices = range(start, stop, step)
+            if len(color) != len(indices):
+                raise LedError("%d colours for %d pixels" % (len(color), len(indices)))
+            for i, c in zip(indices, color):
+                self[i] = c
+            return
         if isinstance(color, int):
             self.set(index, (color >> 16) & 0xFF, (color >> 8) & 0xFF, color & 0xFF, STEADY)
         else:

@@ -152,3 +152,15 @@ def test_warm_builds_palettes_once():
     px.brightness = 0.3
     px[1] = (100, 100, 100)
     px.show()
+
+
+def test_slice_assignment():
+    px = Pixels(6, Strip().write)
+    px[1:4] = [(1, 1, 1), 0x020202, (3, 3, 3)]
+    assert [px[i] for i in range(6)] == [(0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3), (0, 0, 0), (0, 0, 0)]
+    try:
+        px[0:2] = [(1, 1, 1)]
+    except LedError:
+        pass
+    else:
+        assert False
