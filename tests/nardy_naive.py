@@ -16,6 +16,8 @@ single moves whose final position has no forbidden block is a candidate play
 checker counts as using every die.
 """
 
+from itertools import permutations
+
 
 def other_players_name(p):
     """4.1: a point called p by one player is p + 12 (p <= 12) or p - 12 for the other."""
@@ -131,14 +133,25 @@ def results(me, opp, dice, first_turn=False, block_check="per-move"):
 
 
 def steps_by_position(me, opp, dice, first_turn=False, block_check="per-move"):
-    """For every position reached by a legal play: the set of next moves."""
+    """For every position on the way to a legal play: the set of next moves.
+
+    A position is on the way when it is the start plus some of the moves of
+    one legal play, made in any order the checkers physically allow (the
+    board sees positions, not the order; as in ``pipcore.steps``)."""
     _, plays = legal_plays(me, opp, dice, first_turn, block_check)
     table = {}
-    for moves, _ in plays:
-        cur = list(me)
-        for s, t, d in moves:
-            table.setdefault(tuple(cur), set()).add((s, t, d))
-            cur[s] -= 1
-            cur[t] += 1
-        table.setdefault(tuple(cur), set())
+    finals = set()
+    for way in set(tuple(sorted(moves)) for moves, _ in plays):
+        for order in set(permutations(way)):
+            cur = list(me)
+            for s, t, d in order:
+                if cur[s] == 0:
+                    break  # that checker is not there yet
+                table.setdefault(tuple(cur), set()).add((s, t, d))
+                cur[s] -= 1
+                cur[t] += 1
+            else:
+                finals.add(tuple(cur))
+    for final in finals:
+        table.setdefault(final, set())
     return table

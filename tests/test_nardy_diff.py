@@ -88,11 +88,26 @@ def _compare_steps(pos, dice, first, mode):
     for me, moves in table.items():
         reached = pos.copy()
         reached.me[:] = bytes(me)
-        got = set(turn.steps(reached))
-        if got != moves:
-            return "at %s: steps %s, naive %s" % (reached.describe("nardy"), sorted(got), sorted(moves))
+        got = turn.steps(reached)
+        if got is None or set(got) != moves or len(got) != len(moves):
+            return "at %s: steps %s, naive %s" % (reached.describe("nardy"), got, sorted(moves))
         if not moves and not turn.is_complete(reached):
             return "at %s: is_complete %s" % (reached.describe("nardy"), turn.is_complete(reached))
+    # positions off the way (one more checker moved anywhere) get None
+    for me in list(table)[:4]:
+        for s in range(1, 25):
+            for d in set(dice):
+                if not me[s]:
+                    continue
+                off = list(me)
+                off[s] -= 1
+                off[max(s - d, 0)] += 1
+                if tuple(off) in table:
+                    continue
+                wrong = pos.copy()
+                wrong.me[:] = bytes(off)
+                if turn.steps(wrong) is not None:
+                    return "at %s (off the way): steps %s" % (wrong.describe("nardy"), turn.steps(wrong))
     return None
 
 

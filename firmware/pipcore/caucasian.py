@@ -264,20 +264,29 @@ class Turn:
 
     # -- guidance during the turn ---------------------------------------------
     def steps(self, position):
-        """Single-die moves ``[(from, to, die), ...]`` legal from ``position``
-        (reached during this turn) that lead on to a legal play; which
-        checker may move follows the marks of the moves made so far."""
-        if self._graph is None:
-            self._graph = self._good_moves()
-        return list(self._graph.get(bytes(position.me) + bytes(position.opp), ()))
+        """Single moves ``[(from, to, die), ...]`` still to make at ``position``,
+        reached part-way through this turn; None when ``position`` is not on
+        the way to a legal play, ``[]`` when it is a legal result.
 
-    def _good_moves(self):
-        """Board -> moves from it that stay on the way to a legal play."""
-        complete, graph = self._search(True)
+        As for standard backgammon (``pipcore.steps``) positions are judged,
+        not the order: ``position`` is on the way when it is the start plus
+        some of the single moves of one legal way to play (legal with the
+        marks of C1-C5 and J1-J2), made in any order the checkers allow.
+        """
+        if self._graph is None:
+            self._graph = self._index()
+        key = bytes(position.me) + bytes(position.opp)
+        found = self._graph.get(key)
+        if found:
+            return list(found)
+        return [] if key in self._legal_boards else None
+
+    def _index(self):
+        """``{board: [moves]}`` over every order of every legal way to play."""
+        _, graph = self._search(True)
         good = set()
-        legal = self._legal_boards
         for key, moves in graph.items():
-            if not moves and key[:52] in legal and self._finished_right(key):
+            if not moves and key[:52] in self._legal_boards and self._finished_right(key):
                 good.add(key)
         changed = True
         while changed:  # a state is good when one of its moves leads to a good one
@@ -290,13 +299,37 @@ class Turn:
                         good.add(key)
                         changed = True
                         break
-        table = {}
-        for key in good:
-            board = key[:52]
-            entry = table.setdefault(board, [])
+        memo = {}
+
+        def ways_from(key):
+            # the move multisets (sorted tuples) of the legal ways on from ``key``
+            if key in memo:
+                return memo[key]
+            out = set()
             for s, t, d, nxt in graph[key]:
-                if nxt in good and (s, t, d) not in entry:
-                    entry.append((s, t, d))
+                if nxt in good:
+                    for rest in ways_from(nxt):
+                        out.add(tuple(sorted(((s, t, d),) + rest)))
+            if not out:
+                out.add(())
+            memo[key] = out
+            return out
+
+        table = {}
+        start = self.position
+        for way in ways_from(bytes(self._start_state())):
+            for order in _orders(list(way)):
+                pos = start.copy()
+                for s, t, d in order:
+                    if not pos.me[s]:
+                        break  # that checker is not there yet
+                    key = pos.key()
+                    entry = table.get(key)
+                    if entry is None:
+                        table[key] = [(s, t, d)]
+                    elif (s, t, d) not in entry:
+                        entry.append((s, t, d))
+                    apply_move(pos, s, t)
         return table
 
     def _finished_right(self, key):
@@ -309,3 +342,18 @@ class Turn:
         if not self.double and used == 1 and key[0] != CHECKERS:
             return (self.high if key[_HIGH] == 0 else self.low) == self._one_die
         return True
+
+
+def _orders(items):
+    """Every distinct ordering of the list ``items``."""
+    if len(items) <= 1:
+        return [list(items)]
+    out = []
+    tried = []
+    for i in range(len(items)):
+        if items[i] in tried:
+            continue
+        tried.append(items[i])
+        for rest in _orders(items[:i] + items[i + 1:]):
+            out.append([items[i]] + rest)
+    return out

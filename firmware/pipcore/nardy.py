@@ -167,6 +167,7 @@ class Turn:
         self.plays = []
         self._one_die = 0  # the die a one-die play must use (O2), non-doubles
         self._result_keys = None
+        self._index = None
         me = position.me
         opp = position.opp
         self._m = bytearray(me)
@@ -484,104 +485,128 @@ class Turn:
 
     # -- guidance during the turn -----------------------------------------
     def steps(self, position):
-        """Single-die moves ``[(from, to, die), ...]`` that are legal from
-        ``position`` (reached during this turn) and lead on to a legal play.
+        """Single moves ``[(from, to, die), ...]`` still to make at ``position``,
+        reached part-way through this turn; None when ``position`` is not on
+        the way to a legal play, ``[]`` when it is a legal result.
 
-        Empty when the play is complete or ``position`` cannot be reached
-        this turn.
+        As for backgammon (``pipcore.steps``) positions are judged, not the
+        order of moves: ``position`` is on the way when it is the start plus
+        some of the single moves of one legal way to play, made in any order
+        the checkers physically allow (e.g. a bear-off before the last
+        checker comes home, when both moves belong to one legal play).
         """
         if bytes(position.opp) != bytes(self.position.opp):
-            return []
-        target = bytes(position.me)
-        dice = (self.high,) * 4 if self.double else (self.high, self.low)
-        saved_outside = self._outside
+            return None
+        key = bytes(position.me)
+        if self.double:
+            found = self._double_steps(position.me)
+        else:
+            found = self._mixed_index().get(key)
+            found = list(found) if found else None
+        if found:
+            return found
+        return [] if key in self._keys() else None
+
+    def _double_steps(self, pm):
+        """Next moves at ``pm`` for a double: decode the moves made so far
+        (every move uses the same die, so the net change fixes them) and
+        compare with each legal play's moves."""
+        d = self.high
+        start = self._start
+        made = bytearray(25)  # moves made from each point
+        total = 0
+        for p in range(HEAD, 0, -1):
+            n = start[p] - pm[p] + (made[p + d] if p + d <= HEAD else 0)
+            if n < 0:
+                return None
+            made[p] = n
+            total += n
+        off = 0
+        for p in range(1, min(d, HEAD) + 1):
+            off += made[p]
+        if off != pm[0] - start[0] or total >= self.dice_used:
+            return None
         out = []
-        for left in self._remaining_at(target):
-            self._m = bytearray(target)
-            self._outside = _count_outside(self._m)
-            used = len(dice) - len(left)
-            tried = []
-            for i in range(len(left)):
-                d = left[i]
-                if d in tried:
-                    continue
-                tried.append(d)
-                if used == 0 and self.dice_used == 1 and not self.double and d != self._one_die:
-                    continue
-                rest = left[:i] + left[i + 1:]
-                for s in range(HEAD, 0, -1):
-                    t = self._play(s, d, self._check_each)
-                    if t < 0:
-                        continue
-                    if self._completes(rest, used + 1):
-                        move = (s, t, d)
-                        if move not in out:
-                            out.append(move)
-                    self._undo(s, t)
-        self._m = bytearray(self._start)
-        self._outside = saved_outside
+        for code in self.plays:
+            n = code & 7
+            if n <= total:
+                continue
+            way = bytearray(25)
+            for i in range(n):
+                way[code >> (3 + 5 * i) & 31] += 1
+            inside = True
+            for p in range(1, 25):
+                if made[p] > way[p]:
+                    inside = False
+                    break
+            if not inside:
+                continue
+            for p in range(HEAD, 0, -1):
+                if way[p] > made[p] and pm[p]:
+                    move = (p, p - d if p > d else 0, d)
+                    if move not in out:
+                        out.append(move)
         return out
 
-    def _completes(self, left, used):
-        """Can the working position be finished into a legal play?"""
-        m = self._m
-        if m[0] == CHECKERS or used == self.dice_used:
-            return bytes(m) in self._keys()
-        if used > self.dice_used or not left:
-            return False
-        tried = []
-        for i in range(len(left)):
-            d = left[i]
-            if d in tried:
-                continue
-            tried.append(d)
-            rest = left[:i] + left[i + 1:]
-            for s in range(HEAD, 0, -1):
-                t = self._play(s, d, self._check_each)
-                if t < 0:
-                    continue
-                ok = self._completes(rest, used + 1)
-                self._undo(s, t)
-                if ok:
-                    return True
-        return False
-
-    def _remaining_at(self, target):
-        """The dice still to play for each way ``target`` is reached this turn."""
-        dice = (self.high,) * 4 if self.double else (self.high, self.low)
+    def _mixed_index(self):
+        """``{position: [moves]}`` over every legal way to play a non-double,
+        each also in the other order when the checkers allow it."""
+        if self._index is not None:
+            return self._index
+        keys = self._keys()
+        ways = []
         self._m = bytearray(self._start)
         self._outside = _count_outside(self._m)
-        found = []
-        seen = set()
-
-        def walk(left):
-            m = self._m
-            if bytes(m) == target:
-                if left not in found:
-                    found.append(left)
-                return
-            if not left or m[0] == CHECKERS or not _can_reach(m, target):
-                return
-            key = bytes(m) + bytes(left)
-            if key in seen:
-                return
-            seen.add(key)
-            tried = []
-            for i in range(len(left)):
-                d = left[i]
-                if d in tried:
+        m = self._m
+        each = self._check_each
+        for d1, d2 in ((self.high, self.low), (self.low, self.high)):
+            if self.dice_used == 1 and d1 != self._one_die:
+                continue
+            for a in range(HEAD, 0, -1):
+                a2 = self._play(a, d1, each)
+                if a2 < 0:
                     continue
-                tried.append(d)
-                rest = left[:i] + left[i + 1:]
-                for s in range(HEAD, 0, -1):
-                    t = self._play(s, d, self._check_each)
-                    if t < 0:
-                        continue
-                    walk(rest)
-                    self._undo(s, t)
+                if self.dice_used == 1 or m[0] == CHECKERS:
+                    if bytes(m) in keys:
+                        ways.append(((a, a2, d1), None))
+                else:
+                    for b in range(HEAD, 0, -1):
+                        b2 = self._play(b, d2, each)
+                        if b2 < 0:
+                            continue
+                        if bytes(m) in keys:
+                            ways.append(((a, a2, d1), (b, b2, d2)))
+                        self._undo(b, b2)
+                self._undo(a, a2)
+        index = {}
+        start = self._start
+        for first, second in ways:
+            _add_step(index, start, first)
+            if second is None:
+                continue
+            _add_step(index, _moved(start, first), second)
+            if start[second[0]]:  # the other way round
+                _add_step(index, start, second)
+                other = _moved(start, second)
+                if other[first[0]]:
+                    _add_step(index, other, first)
+        self._index = index
+        return index
 
-        walk(dice)
-        return found
+
+def _moved(me, move):
+    out = bytearray(me)
+    out[move[0]] -= 1
+    out[move[1]] += 1
+    return bytes(out)
+
+
+def _add_step(index, key, move):
+    entry = index.get(key)
+    if entry is None:
+        index[key] = [move]
+    elif move not in entry:
+        entry.append(move)
 
 
 def _count_outside(m):
@@ -589,19 +614,6 @@ def _count_outside(m):
     for p in range(7, 25):
         n += m[p]
     return n
-
-
-def _can_reach(m, target):
-    """Checkers only move down: for every point, at least as many checkers
-    must stand on it or higher as in ``target``."""
-    have = 0
-    need = 0
-    for p in range(HEAD, -1, -1):
-        have += m[p]
-        need += target[p]
-        if have < need:
-            return False
-    return True
 
 
 def _orders(items):

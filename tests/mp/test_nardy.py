@@ -115,11 +115,13 @@ def test_ln14_forbidden_block_not_offered():
     # per-move: 24/19 then 19/18 passes through the block and is refused ...
     halfway = after(pos, "24/19")
     assert (19, 18, 1) not in turn.steps(halfway)
-    assert turn.steps(halfway) == []  # 24/19 builds the block: no way on
-    assert (24, 19, 5) not in turn.steps(pos)
+    # ... 24/19 stays on the way only with a 1 that breaks the block (played
+    # first, it is legal; the board accepts the checkers in either order)
+    assert sorted(turn.steps(halfway)) == [(20, 19, 1), (21, 20, 1), (22, 21, 1), (23, 22, 1)]
     # ... although its final position is reachable through 23/18 24/23
     assert bytes(after(pos, "23/18 24/23").me) in got
     assert bytes(after(pos, "24/19 19/18").me) == bytes(after(pos, "23/18 24/23").me)
+    assert turn.steps(blocked) is None and not turn.is_complete(blocked)
 
 
 def test_ln14_end_of_turn_allows_the_transient_block():
@@ -173,7 +175,7 @@ def test_steps_follow_a_first_turn_3_3():
     done = after(start, "24/18(2)")
     assert turn.steps(done) == [] and turn.is_complete(done)
     assert turn.steps(after(start, "24/15")) == [(24, 21, 3)]
-    assert turn.steps(after(start, "24/12")) == []  # not reachable
+    assert turn.steps(after(start, "24/12")) is None  # not on the way
 
 
 def test_forfeited_turn():

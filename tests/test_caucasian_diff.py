@@ -1,0 +1,137 @@
+"""``pipcore.caucasian`` against the naive named-checker generator, and the
+options off against the standard generator."""
+
+import random
+
+import pytest
+
+import caucasian_naive as naive
+from pipcore import caucasian, rules
+from pipcore.position import Position
+from pipcore.variants import make_turn
+
+OPTION_SETS = [
+    dict(caucasian=True, scope="home", jail=False),
+    dict(caucasian=True, scope="board", jail=False),
+    dict(caucasian=False, scope="home", jail=True),
+    dict(caucasian=True, scope="home", jail=True),
+    dict(caucasian=True, scope="board", jail=True),
+]
+
+
+def random_position(rng):
+    """Mover mostly near or in the home board, opponent blots within reach."""
+    me = bytearray(26)
+    opp = bytearray(26)
+    home_game = rng.random() < 0.5
+    points = list(range(1, 7)) if home_game else list(range(1, 14))
+    n = rng.randint(3, 15)
+    for _ in range(n):
+        me[rng.choice(points)] += 1
+    if not home_game and rng.random() < 0.15:
+        me[25] += 1
+    # opponent: blots and points in the mover's home and outer board
+    for _ in range(rng.randint(1, 5)):
+        t = rng.randint(1, 12)
+        if not me[t]:
+            opp[25 - t] = 1 if rng.random() < 0.7 else 2
+    for _ in range(rng.randint(0, 6)):
+        q = rng.randint(1, 12)  # far from the mover's checkers
+        if not me[25 - q]:
+            opp[q] += 1
+    if sum(me[1:]) > 15 or sum(opp[1:]) > 15:
+        return None
+    me[0] = 15 - sum(me[1:])
+    opp[0] = 15 - sum(opp[1:])
+    pos = Position(me, opp)
+    try:
+        pos.validate()
+    except ValueError:
+        return None
+    return pos
+
+
+def _cases(seed, count):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = random_position(rng)
+        if pos is None:
+            continue
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if rng.random() < 0.3:
+            dice = (dice[0], dice[0])
+        out.append((pos, dice, rng.choice(OPTION_SETS)))
+    return out
+
+
+def _compare(pos, dice, opts):
+    turn = caucasian.Turn(pos, dice, **opts)
+    got = [(tuple(r.me), tuple(r.opp)) for r in turn.results()]
+    used, expected = naive.legal_plays(pos.me, pos.opp, dice, **opts)
+    if len(set(got)) != len(got):
+        return "duplicate results"
+    if set(got) != expected:
+        return "results differ: %d fast, %d naive" % (len(got), len(expected))
+    if used != turn.dice_used:
+        return "dice used %d, naive %d" % (turn.dice_used, used)
+    return None
+
+
+def _run(seed, count):
+    failures = []
+    restricted = 0
+    for pos, dice, opts in _cases(seed, count):
+        error = _compare(pos, dice, opts)
+        if error:
+            failures.append("%s %s %s: %s" % (pos.describe(), dice, opts, error))
+        plain = set(r.key() for r in rules.Turn(pos, dice).results())
+        restricted += plain != set(r.key() for r in caucasian.Turn(pos, dice, **opts).results())
+    return failures, restricted
+
+
+def test_caucasian_and_jail_agree_with_named_checkers():
+    failures, restricted = _run(seed=3, count=700)
+    assert not failures, "%d differ:\n%s" % (len(failures), "\n".join(failures[:8]))
+    assert restricted >= 30, restricted  # the options really removed plays
+
+
+@pytest.mark.soak
+def test_caucasian_and_jail_agree_soak():
+    failures, _ = _run(seed=11, count=8000)
+    assert not failures, "%d differ:\n%s" % (len(failures), "\n".join(failures[:8]))
+
+
+def test_without_a_hit_in_scope_the_plain_rules_apply():
+    checked = 0
+    for pos, dice, opts in _cases(9, 400):
+        if caucasian.restriction_possible(pos, opts["caucasian"], opts["scope"], opts["jail"]):
+            continue
+        options = {"caucasian": opts["caucasian"], "caucasianScope": opts["scope"], "jailBearOff": opts["jail"]}
+        turn = make_turn(pos, dice, options=options)
+        assert isinstance(turn, rules.Turn)
+        slow = caucasian.Turn(pos, dice, **opts)
+        assert set(r.key() for r in slow.results()) == set(r.key() for r in turn.results())
+        checked += 1
+    assert checked >= 20, checked
+
+
+def test_steps_follow_every_order_of_the_legal_ways():
+    """Every prefix of every order of a legal play's moves is on the way."""
+    for pos, dice, opts in _cases(21, 120):
+        turn = caucasian.Turn(pos, dice, **opts)
+        for code in turn.plays:
+            moves = turn.moves(code)
+            cur = pos.copy()
+            for s, t, d in moves:
+                nxt = turn.steps(cur)
+                assert nxt is not None and (s, t, d) in nxt, (pos.describe(), dice, opts, moves)
+                rules.apply_move(cur, s, t)
+            assert turn.is_complete(cur) and turn.steps(cur) is not None
+        # a checker moved backwards: never on the way
+        for s in range(1, 24):
+            if pos.me[s]:
+                wrong = pos.copy()
+                wrong.me[s] -= 1
+                wrong.me[s + 1] += 1
+                assert turn.steps(wrong) is None
