@@ -1,0 +1,160 @@
+"""The positions a player may pass through while playing one roll.
+
+A person moves checkers one at a time, in any order, sometimes straight to
+the end of a combined move. ``TurnMap`` answers the questions the controller
+asks about such a turn in progress, for a ``rules.Turn``:
+
+* ``steps(pos, left)``: the single moves ``(from, to, die, child, left')``
+  that keep some legal play reachable (a move that leads nowhere legal is
+  not offered, so the LEDs never suggest it);
+* ``targets(pos, left, src)``: where a checker lifted from ``src`` may be
+  put down, using one or several of the dice left;
+* ``complete(pos)``: True when ``pos`` is the result of a legal play.
+
+``only`` restricts the legal plays to one result (a play given by the host:
+the board then accepts that play and nothing else).
+
+Answers are memoised per turn in one dict keyed by position and dice left;
+the generator stops at the first legal continuation, so marking the movable
+checkers after a roll stays cheap even for doubles.
+"""
+
+from pipcore.position import BAR, CHECKERS
+from pipcore.rules import apply_move, single_move_error
+
+
+def remove_die(left, d):
+    """``left`` (a tuple of dice values) without one ``d``."""
+    out = list(left)
+    out.remove(d)
+    return tuple(out)
+
+
+class TurnMap:
+    """Legal partial plays of ``turn`` (see module docstring)."""
+
+    def __init__(self, turn, only=None):
+        self.turn = turn
+        self.results = {}
+        if only is not None:
+            code = turn.result_for(only)
+            if code is not None:
+                self.results[only.key()] = code
+        else:
+            for code in turn.plays:
+                self.results[turn.result(code).key()] = code
+        if turn.double:
+            self.dice = (turn.high,) * 4
+        else:
+            self.dice = (turn.high, turn.low)
+        self._ok = {}
+
+    def complete(self, pos):
+        """True when ``pos`` is the result of a legal (allowed) play."""
+        return pos.key() in self.results
+
+    def code_for(self, pos):
+        return self.results.get(pos.key())
+
+    def _moves(self, pos, left, src=-1):
+        """Legal single moves ``(s, t, d)`` by the rules alone (only from ``src`` if given)."""
+        out = []
+        me = pos.me
+        if me[0] == CHECKERS or not left:
+            return out
+        seen = 0
+        for d in left:
+            if seen & (1 << d):
+                continue
+            seen |= 1 << d
+            if me[BAR]:
+                srcs = (BAR,)
+            elif src >= 0:
+                srcs = (src,)
+            else:
+                srcs = range(24, 0, -1)
+            for s in srcs:
+                if me[s] and single_move_error(pos, s, d) is None:
+                    t = s - d
+                    out.append((s, t if t > 0 else 0, d))
+        return out
+
+    def on_path(self, pos, left):
+        """True if a legal play is still reachable from ``pos`` with dice ``left``."""
+        key = pos.key() + bytes(left)
+        ok = self._ok.get(key)
+        if ok is not None:
+            return ok
+        ok = pos.key() in self.results
+        if not ok:
+            for s, t, d in self._moves(pos, left):
+                child = pos.copy()
+                apply_move(child, s, t)
+                if self.on_path(child, remove_die(left, d)):
+                    ok = True
+                    break
+        self._ok[key] = ok
+        return ok
+
+    def steps(self, pos, left, src=-1):
+        """Single moves that keep a legal play reachable: ``[(s, t, d, child, left2)]``."""
+        out = []
+        for s, t, d in self._moves(pos, left, src):
+            child = pos.copy()
+            apply_move(child, s, t)
+            left2 = remove_die(left, d)
+            if self.on_path(child, left2):
+                out.append((s, t, d, child, left2))
+        return out
+
+    def sources(self, pos, left):
+        """Points (25 = bar) from which a checker may start a move now."""
+        out = []
+        for s, t, d in self._moves(pos, left):
+            if s in out:
+                continue
+            child = pos.copy()
+            apply_move(child, s, t)
+            if self.on_path(child, remove_die(left, d)):
+                out.append(s)
+        return out
+
+    def targets(self, pos, left, src):
+        """Where one checker lifted from ``src`` may land: ``[(to, child, left2, path)]``.
+
+        ``path`` lists the points the checker passes through (the landing
+        points of its earlier dice) so hits on the way are known. Several
+        entries may share ``to`` (different dice orders that differ in a hit).
+        """
+        out = []
+        frontier = [(src, pos, left, ())]
+        while frontier:
+            at, p, lf, path = frontier.pop()
+            for s, t, d, child, left2 in self.steps(p, lf, at):
+                if s != at:
+                    continue
+                dup = False
+                for e in out:
+                    if e[0] == t and e[1] == child:
+                        dup = True
+                        break
+                if dup:
+                    continue
+                out.append((t, child, left2, path))
+                if t != 0:
+                    frontier.append((t, child, left2, path + (t,)))
+        return out
+
+    def walk(self, pos, left, visit):
+        """Call ``visit(pos, left)`` on every on-path position from ``pos`` (each once)."""
+        seen = {}
+        stack = [(pos, left)]
+        while stack:
+            p, lf = stack.pop()
+            k = p.key() + bytes(lf)
+            if k in seen:
+                continue
+            seen[k] = 1
+            visit(p, lf)
+            for s, t, d, child, left2 in self.steps(p, lf):
+                stack.append((child, left2))

@@ -1,0 +1,410 @@
+"""Controller unit tests (CPython and the real MicroPython).
+
+A small ``Table`` keeps true checker counts per location and feeds them to the
+controller as the settled sensor state, so each test reads like a person at
+the board: lift, place, press.
+"""
+
+from pipcore.board import BAR0, NLOC, TRAY0, fill_counts, slot_loc
+from pipcore.controller import (
+    CUBE_OFFERED, GAME_OVER, M_ADD, M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_PLAY_FROM,
+    M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, MOVING, OPENING, PICK, SETUP, TURN_START, Controller, ControllerError)
+from pipcore.position import Position
+
+
+class Table:
+    def __init__(self, options=None, capacity=None):
+        self.ctl = Controller(options, capacity=capacity)
+        self.counts = bytearray(NLOC)
+        self.now = 0
+
+    def send(self):
+        self.now += 50
+        self.ctl.step(("board", bytes(self.counts)), self.now)
+
+    def setup(self, pos=None, mover=0):
+        fill_counts(pos or Position.start(), mover, self.counts)
+        self.send()
+
+    def press(self, name):
+        self.now += 10
+        self.ctl.step(("button", name), self.now)
+
+    def dice(self, a, b):
+        self.now += 10
+        self.ctl.step(("dice", a, b), self.now)
+
+    def loc(self, point, player=None):
+        """Location of ``point`` in the numbering of ``player`` (default: the mover)."""
+        return slot_loc(self.ctl.mover if player is None else player, point)
+
+    def lift(self, point, player=None):
+        loc = self.loc(point, player)
+        assert self.counts[loc] > 0
+        self.counts[loc] -= 1
+        self.send()
+
+    def place(self, point, player=None):
+        self.counts[self.loc(point, player)] += 1
+        self.send()
+
+    def move(self, a, b, player=None):
+        self.lift(a, player)
+        self.place(b, player)
+
+    def marked(self, role):
+        m = self.ctl.marks
+        return [i for i in range(NLOC) if m[i] == role]
+
+    def points(self, role):
+        """Marked locations as points of the mover (25 bar, 0 tray)."""
+        mover = self.ctl.mover
+        out = []
+        for loc in self.marked(role):
+            for p in range(26):
+                if slot_loc(mover, p) == loc:
+                    out.append(p)
+        return sorted(out)
+
+
+def started(dice=(3, 1), options=None, capacity=None):
+    """A table after setup and an opening roll won by player 0 with ``dice``."""
+    t = Table(options, capacity)
+    t.setup()
+    t.press("ROLL")
+    t.dice(dice[0], dice[1])
+    return t
+
+
+def loaded(me, opp, dice, capacity=None, mover=0):
+    t = Table(capacity=capacity)
+    pos = Position.from_dicts(me, opp)
+    t.ctl.step(("load", pos.position_id(), mover, dice), 0)
+    t.setup(pos, mover)
+    return t
+
+
+# -- setup ----------------------------------------------------------------------
+def test_setup_guides_every_point_then_opens():
+    t = Table()
+    t.send()  # empty board
+    assert t.ctl.phase == SETUP
+    adds = t.marked(M_ADD)
+    assert sorted(adds) == sorted([slot_loc(p, s) for p in (0, 1) for s in (24, 13, 8, 6)])
+    assert t.ctl.mark_player[slot_loc(0, 24)] == 0 and t.ctl.mark_player[slot_loc(1, 24)] == 1
+    t.setup()
+    assert t.ctl.phase == OPENING
+    assert t.ctl.save_due
+
+
+def test_setup_asks_to_remove_extra_checkers():
+    t = Table()
+    fill_counts(Position.start(), 0, t.counts)
+    t.counts[10] += 1
+    t.send()
+    assert t.ctl.phase == SETUP and t.marked(9) == [10]  # M_REMOVE
+
+
+# -- opening --------------------------------------------------------------------
+def test_opening_tie_rolls_again_and_auto_doubles():
+    t = Table({"autoDoubles": 1})
+    t.setup()
+    t.press("ROLL")
+    assert t.ctl.want_roll
+    t.dice(4, 4)
+    assert t.ctl.phase == OPENING and t.ctl.cube == 2
+    t.press("ROLL")
+    t.dice(2, 2)
+    assert t.ctl.phase == OPENING and t.ctl.cube == 2  # limit 1 reached
+    t.press("ROLL")
+    t.dice(2, 5)
+    assert t.ctl.phase == MOVING and t.ctl.mover == 1 and t.ctl.dice == (5, 2)
+
+
+def test_opening_reroll_option_lets_the_winner_roll_fresh():
+    t = Table({"openingReroll": True})
+    t.setup()
+    t.press("ROLL")
+    t.dice(6, 1)
+    assert t.ctl.phase == TURN_START and t.ctl.mover == 0
+    assert t.ctl.can_double()
+
+
+# -- moving ---------------------------------------------------------------------
+def test_roll_marks_movable_checkers():
+    t = started((3, 1))
+    assert t.ctl.phase == MOVING
+    assert t.points(M_SOURCE) == [6, 8, 13, 24]
+
+
+def test_lifted_checker_shows_its_targets_with_dice_left():
+    t = started((3, 1))
+    t.lift(8)
+    assert t.points(M_LIFTED) == [8]
+    assert t.points(M_TARGET) == [4, 5, 7]
+    t.place(5)
+    assert t.ctl.dice_left() == (1,)
+    t.lift(6)
+    assert t.points(M_TARGET) == [5]
+
+
+def test_complete_play_commits_and_records():
+    t = started((3, 1))
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.phase == TURN_START and t.ctl.mover == 1
+    assert t.ctl.record[-1] == "white 31: 8/5 6/5"
+    assert t.ctl.accepted == 1 and t.ctl.save_due
+
+
+def test_combined_move_in_one_motion():
+    t = started((3, 1))
+    t.move(13, 9)  # straight from 13 to 9 over 10 or 12
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: 13/10/9"
+
+
+def test_done_before_the_play_is_complete_shows_what_is_required():
+    t = started((3, 1))
+    t.move(8, 5)
+    t.press("DONE")
+    assert t.ctl.phase == MOVING
+    assert t.points(M_REQUIRED)
+    assert "1" in t.ctl.message
+
+
+def test_wrong_placement_flashes_and_guides_back():
+    t = started((3, 1))
+    t.lift(8)
+    t.place(3)  # a 5 is not on the dice
+    assert t.points(M_ERROR) == [3]
+    assert t.points(M_FIX_TO) == [8]
+    t.press("DONE")
+    assert t.ctl.phase == MOVING and t.ctl.refused == 1
+    t.move(3, 5)
+    assert not t.marked(M_ERROR)
+    assert t.ctl.dice_left() == (1,)
+
+
+def test_take_back_before_done_is_free():
+    t = started((3, 1))
+    t.move(8, 5)
+    t.move(5, 8)
+    assert t.ctl.dice_left() == (3, 1)
+    t.move(24, 21)
+    t.move(21, 20)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: 24/21/20"
+
+
+def test_hit_with_the_blot_lifted_first():
+    t = loaded({13: 5, 8: 3, 6: 5, 24: 2}, {5: 1, 19: 14}, (3, 1))
+    assert t.ctl.phase == MOVING
+    t.lift(5, 1 - t.ctl.mover) if False else None
+    loc5 = t.loc(5)
+    t.counts[loc5] -= 1  # the blot lifted first
+    t.send()
+    t.counts[BAR0 + 1] += 1  # onto black's bar
+    t.send()
+    assert t.ctl.phase == MOVING
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: 8/5* 6/5"
+    assert t.ctl.pos.me[25] == 1  # black (now on roll) is on the bar
+
+
+def test_hit_with_the_hitter_placed_first():
+    t = loaded({13: 5, 8: 3, 6: 5, 24: 2}, {5: 1, 19: 14}, (3, 1))
+    t.move(8, 5)  # lands on the blot
+    assert t.points(M_FIX_FROM) == [5]
+    assert t.marked(M_FIX_TO) == [BAR0 + 1]
+    t.counts[t.loc(5)] -= 1
+    t.send()
+    t.counts[BAR0 + 1] += 1
+    t.send()
+    assert not t.marked(M_FIX_FROM)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: 8/5* 6/5"
+
+
+def test_bar_entry_first():
+    t = loaded({"bar": 1, 13: 5, 8: 3, 6: 5, 24: 1}, {19: 15}, (3, 1))
+    assert t.points(M_SOURCE) == [25]
+    t.move(25, 22)
+    assert 25 not in t.points(M_SOURCE)
+    t.move(22, 21)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: bar/22/21"
+
+
+def test_bear_off_into_the_tray():
+    t = loaded({6: 2, 3: 3}, {19: 15}, (6, 3))
+    t.move(6, 0)
+    t.move(3, 0)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 63: 6/off 3/off"
+
+
+def test_win_ends_the_game_with_points():
+    t = loaded({1: 1}, {19: 15}, (2, 1))
+    t.move(1, 0)
+    t.press("DONE")
+    assert t.ctl.phase == GAME_OVER
+    assert t.ctl.result == (0, 2, "gammon")
+    assert t.ctl.scores == [2, 0]
+
+
+def test_tournament_mode_hides_hints_but_still_validates():
+    t = started((3, 1))
+    t.ctl.step(("tournament", True), t.now)
+    assert not t.marked(M_SOURCE)
+    t.lift(8)
+    assert not t.marked(M_TARGET)
+    t.place(3)
+    assert t.points(M_ERROR) == [3]
+
+
+def test_no_legal_move_passes_on_done():
+    t = loaded({24: 2, 13: 13}, {18: 2, 7: 2, 1: 11}, (6, 6))
+    assert not t.marked(M_SOURCE)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 66: -"
+
+
+def test_knocked_board_is_guided_back_one_checker_at_a_time():
+    t = started((3, 1))
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.phase == TURN_START
+    a = t.loc(13)
+    b = t.loc(11)
+    t.counts[a] -= 1
+    t.counts[b] += 1
+    t.send()
+    assert t.marked(M_FIX_FROM) == [b] and t.marked(M_FIX_TO) == [a]
+    t.press("ROLL")
+    assert not t.ctl.want_roll
+    t.counts[b] -= 1
+    t.counts[a] += 1
+    t.send()
+    assert not t.marked(M_FIX_FROM)
+
+
+def test_stacks_beyond_the_switches_ask_the_player_to_pick():
+    cap = bytes([3] * 24 + [4, 4, 15, 15])
+    t = loaded({13: 5, 8: 4, 6: 6}, {19: 15}, (2, 1), capacity=cap)
+    # 8/6 6/5 and 8/7 8/6... : 13 stays 3-sensed, 6 stays full
+    t.move(8, 6)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.phase in (PICK, TURN_START)
+    if t.ctl.phase == PICK:
+        assert t.marked(M_CAND_FROM) and t.marked(M_CAND_TO)
+        n = len(t.ctl.pick[0])
+        seen = []
+        for _ in range(n):
+            seen.append(t.ctl.pick_candidate().key())
+            t.press("NEXT")
+        assert len(set(seen)) == n > 1
+        t.press("DONE")
+        assert t.ctl.phase == TURN_START
+
+
+def test_cube_double_take_and_drop():
+    t = started((3, 1))
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    t.press("DOUBLE")
+    assert t.ctl.phase == CUBE_OFFERED
+    t.press("TAKE")
+    assert t.ctl.phase == TURN_START and t.ctl.cube == 2 and t.ctl.owner == 0
+    assert not t.ctl.can_double()  # black does not own the cube
+    t.press("ROLL")
+    t.dice(6, 5)
+    t.move(24, 13)
+    t.press("DONE")
+    t.press("DOUBLE")
+    t.press("DROP")
+    assert t.ctl.phase == GAME_OVER and t.ctl.result == (0, 2, "drop")
+
+
+def test_crawford_game_forbids_doubling():
+    t = Table({"matchLength": 3})
+    t.ctl.scores = [0, 1]
+    t.ctl.crawford_used = False
+    t.ctl.result = (1, 1, "single")
+    t.ctl._set_phase(GAME_OVER)
+    t.ctl.scores = [0, 2]
+    t.press("DONE")
+    assert t.ctl.phase == SETUP and t.ctl.crawford_game
+    t.setup()
+    t.press("ROLL")
+    t.dice(3, 1)
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    assert not t.ctl.can_double()
+
+
+def test_host_play_is_the_only_play_accepted():
+    t = started((3, 1))
+    t.ctl.step(("host_play", "24/21 6/5"), t.now)
+    assert t.points(M_PLAY_FROM) == [6, 24]
+    assert t.points(M_PLAY_TO) == [5, 21]
+    t.move(8, 5)
+    assert t.points(M_ERROR) == [5]
+    t.move(5, 8)
+    t.move(24, 21)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: 24/21 6/5"
+
+
+def test_host_play_must_be_legal():
+    t = started((3, 1))
+    try:
+        t.ctl.step(("host_play", "24/20 6/2"), t.now)
+    except ControllerError:
+        return
+    assert False, "an illegal host play was accepted"
+
+
+def test_snapshot_restores_the_turn_with_the_same_dice():
+    t = started((3, 1))
+    t.move(8, 5)
+    snap = t.ctl.snapshot()
+    c = Controller.restore(snap)
+    assert c.phase == MOVING and c.dice == (3, 1) and c.pos == t.ctl.pos
+    c.step(("board", bytes(t.counts)), 0)
+    assert c.dice_left() == (1,)  # the physical progress is recognised
+    assert c.snapshot() == snap
+
+
+def test_restore_rejects_damaged_state():
+    for bad in ({}, {"v": 99}, {"v": 1, "options": {}, "variant": "backgammon"}):
+        try:
+            Controller.restore(bad)
+        except ControllerError:
+            continue
+        assert False, "damaged state %r accepted" % (bad,)
+
+
+def test_bad_events_raise_controller_error():
+    t = Table()
+    for ev in ((), ("nonsense",), ("board", b"\x00")):
+        try:
+            t.ctl.step(ev, 0)
+        except ControllerError:
+            continue
+        assert False, "%r accepted" % (ev,)
+
+
+def test_tray_and_bar_locations_are_per_colour():
+    assert slot_loc(0, 0) == TRAY0 and slot_loc(1, 0) == TRAY0 + 1
+    assert slot_loc(0, 25) == BAR0 and slot_loc(1, 25) == BAR0 + 1
+    assert slot_loc(0, 24) == slot_loc(1, 1)

@@ -1,0 +1,68 @@
+"""End-to-end: virtual players play complete games on the simulated board.
+
+Every game runs the firmware app (``pipcore.app``) with the driver twins and
+a physical model of the board; the players act as people do (see
+``pipboard.simboard.VirtualPlayer``). Every turn checks that the board
+accepted the legal play the player made and recorded exactly it, and every
+power cut checks that the resumed state equals the last saved one.
+"""
+
+import os
+import random
+
+import pytest
+
+from pipboard.simboard import SimBoard, VirtualPlayer
+
+
+def run_games(n_games, seed, options=None, capacity=None):
+    board = SimBoard(seed=seed, options=options, capacity=capacity)
+    player = VirtualPlayer(board, random.Random(seed * 7919 + 1))
+    for _ in range(n_games):
+        player.play_game()
+    return player.stats, board
+
+
+GAMES = int(os.environ.get("PIPBOARD_E2E_GAMES", "1000"))
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_thousand_games_money_play(part):
+    stats, board = run_games(GAMES // 4, seed=100 + part)
+    assert stats["games"] == GAMES // 4
+    assert stats["refused"] == 0
+    assert stats["accepted"] == stats["turns"] > 0
+    assert stats["resumed"] > 0  # power cuts happened and every resume matched the save
+    assert stats["wrong"] > 0  # wrong placements were made and corrected
+    assert board.ctl.accepted >= 0
+
+
+def test_match_play_to_five():
+    board = SimBoard(seed=5, options={"matchLength": 5})
+    player = VirtualPlayer(board, random.Random(5), double_rate=0.2)
+    for _ in range(40):
+        player.play_game()
+        if board.ctl.phase_name() == "setup" and board.ctl.game_no == 1:
+            break  # the match ended and a new one began
+    assert max(board.ctl.scores) < 5 or board.ctl.phase_name() in ("match-over", "setup")
+    assert player.stats["refused"] == 0
+
+
+def test_small_sensor_capacity_forces_picks():
+    # two switches per point: most stacks hide checkers, the board must ask instead of guessing
+    cap = bytes([2] * 24 + [2, 2, 15, 15])
+    stats, board = run_games(20, seed=9, capacity=cap)
+    assert stats["refused"] == 0
+    assert stats["picks"] > 0
+
+
+@pytest.mark.soak
+def test_soak_twenty_thousand_games():
+    total = {}
+    for part in range(20):
+        stats, _ = run_games(1000, seed=1000 + part)
+        for k, v in stats.items():
+            total[k] = total.get(k, 0) + v
+    print("soak:", total)
+    assert total["games"] == 20000
+    assert total["refused"] == 0
