@@ -35,12 +35,14 @@ class TurnMap:
 
     def __init__(self, turn, only=None):
         self.turn = turn
+        self.only = only
+        self._rules_steps = hasattr(turn, "steps") and hasattr(turn, "is_complete")
         self.results = {}
         if only is not None:
             code = turn.result_for(only)
             if code is not None:
                 self.results[only.key()] = code
-        else:
+        elif not self._rules_steps:
             for code in turn.plays:
                 self.results[turn.result(code).key()] = code
         if turn.double:
@@ -51,13 +53,30 @@ class TurnMap:
 
     def complete(self, pos):
         """True when ``pos`` is the result of a legal (allowed) play."""
+        if self.only is None and self._rules_steps:
+            return self.turn.is_complete(pos)
         return pos.key() in self.results
 
     def code_for(self, pos):
-        return self.results.get(pos.key())
+        code = self.results.get(pos.key())
+        if code is None and self.only is None:
+            code = self.turn.result_for(pos)
+        return code
 
     def _moves(self, pos, left, src=-1):
-        """Legal single moves ``(s, t, d)`` by the rules alone (only from ``src`` if given)."""
+        """Single moves ``(s, t, d)`` that keep some legal play of the turn reachable.
+
+        Uses the turn's own ``steps`` (every variant's generator knows its
+        restrictions); a turn without it falls back to the standard rules'
+        single moves (checked for reachability by ``on_path``).
+        """
+        if self._rules_steps:
+            found = self.turn.steps(pos)
+            if not found:
+                return ()
+            if src < 0:
+                return found
+            return [m for m in found if m[0] == src]
         out = []
         me = pos.me
         if me[0] == CHECKERS or not left:
@@ -80,7 +99,9 @@ class TurnMap:
         return out
 
     def on_path(self, pos, left):
-        """True if a legal play is still reachable from ``pos`` with dice ``left``."""
+        """True if a legal (allowed) play is still reachable from ``pos`` with dice ``left``."""
+        if self._rules_steps and self.only is None:
+            return True  # the turn's steps only lead towards legal plays
         key = pos.key() + bytes(left)
         ok = self._ok.get(key)
         if ok is not None:
@@ -88,6 +109,8 @@ class TurnMap:
         ok = pos.key() in self.results
         if not ok:
             for s, t, d in self._moves(pos, left):
+                if d not in left:
+                    continue
                 child = pos.copy()
                 apply_move(child, s, t)
                 if self.on_path(child, remove_die(left, d)):
@@ -100,6 +123,8 @@ class TurnMap:
         """Single moves that keep a legal play reachable: ``[(s, t, d, child, left2)]``."""
         out = []
         for s, t, d in self._moves(pos, left, src):
+            if d not in left:
+                continue
             child = pos.copy()
             apply_move(child, s, t)
             left2 = remove_die(left, d)
@@ -111,7 +136,7 @@ class TurnMap:
         """Points (25 = bar) from which a checker may start a move now."""
         out = []
         for s, t, d in self._moves(pos, left):
-            if s in out:
+            if s in out or d not in left:
                 continue
             child = pos.copy()
             apply_move(child, s, t)

@@ -232,8 +232,10 @@ def test_hit_with_the_hitter_placed_first():
 
 def test_bar_entry_first():
     t = loaded({"bar": 1, 13: 5, 8: 3, 6: 5, 24: 1}, {19: 15}, (3, 1))
-    assert t.points(M_SOURCE) == [25]
-    t.move(25, 22)
+    assert 25 in t.points(M_SOURCE)
+    t.lift(25)
+    assert t.points(M_TARGET) == [21, 22, 24]
+    t.place(22)
     assert 25 not in t.points(M_SOURCE)
     t.move(22, 21)
     t.press("DONE")
