@@ -37,7 +37,7 @@ generator in ``tests/nardy_naive.py`` makes the same ones):
 
 from pipcore.compat import const
 from pipcore.options import ConfigError
-from pipcore.position import CHECKERS, Position
+from pipcore.position import BAR, CHECKERS, Position, PositionError
 from pipcore.rules import check_dice
 
 HEAD = const(24)
@@ -49,6 +49,8 @@ PER_MOVE = "per-move"
 END_OF_TURN = "end-of-turn"
 
 _NONE = const(25)  # "no point" in a de-duplication key
+_CANON = 1  # search node state: legal in the canonical order
+_BAD = 0  # search node state: not a legal play by itself
 
 
 class IllegalPlayError(ValueError):
@@ -157,7 +159,6 @@ class Turn:
     def __init__(self, position, dice, first_turn=False, block_check=PER_MOVE):
         if block_check not in (PER_MOVE, END_OF_TURN):
             raise ConfigError("lnBlockCheck must be 'per-move' or 'end-of-turn', not %r" % (block_check,))
-        position.validate("nardy")
         self.position = position
         self.high, self.low = check_dice(dice)
         self.double = self.high == self.low
@@ -168,22 +169,36 @@ class Turn:
         self._one_die = 0  # the die a one-die play must use (O2), non-doubles
         self._result_keys = None
         self._index = None
+        self._source_cache = {}
         me = position.me
         opp = position.opp
         self._m = bytearray(me)
         self._start = bytes(me)
+        # the opponent never moves during the turn: its points are fixed
+        # (validated here in one pass, as Position.validate("nardy") would)
         blocked = bytearray(25)
+        outside = 0
         for t in range(1, 25):
-            if opp[opposite_point(t)]:
+            if opp[t + 12 if t <= 12 else t - 12]:
+                if me[t]:
+                    raise PositionError("both players have checkers on point %d" % t)
                 blocked[t] = 1
+            if t > 6:
+                outside += me[t]
+        if me[BAR] or opp[BAR]:
+            raise PositionError("long nardy has no bar")
+        if sum(me) != CHECKERS or sum(opp) != CHECKERS:
+            position.validate("nardy")  # says which count is wrong
         self._blocked = blocked
         self._start_head = me[HEAD]
         self._head_limit = 1
-        outside = 0
-        for p in range(7, 25):
-            outside += me[p]
         self._outside = outside
         self._zone = self._block_zone(me, opp)
+        zone_at = bytearray(25)  # 1 + index in the zone, 0 outside it
+        if self._zone:
+            for i in range(len(self._zone)):
+                zone_at[self._zone[i]] = i + 1
+        self._zone_at = zone_at
         self._full = False  # re-scan the whole board after every move
         if self._zone and forbidden_block(me, opp):
             self._full = True
@@ -233,9 +248,8 @@ class Turn:
         """Does the newly held point ``t`` complete a forbidden block?"""
         zone = self._zone
         m = self._m
-        try:
-            i = zone.index(t)
-        except ValueError:
+        i = self._zone_at[t] - 1
+        if i < 0:
             return False
         run = 1
         j = i - 1
@@ -309,7 +323,146 @@ class Turn:
         else:
             self._generate_mixed()
 
+    def _sources(self, d):
+        """Points a die ``d`` could ever move from this turn, high to low: the
+        landing is not held by the opponent (fixed for the turn) or is off."""
+        cache = self._source_cache
+        if d in cache:
+            return cache[d]
+        blocked = self._blocked
+        out = []
+        for s in range(HEAD, 0, -1):
+            t = s - d
+            if t <= 0 or not blocked[t]:
+                out.append(s)
+        cache[d] = out
+        return out
+
     def _generate_mixed(self):
+        if self._full:
+            return self._generate_mixed_plain()
+        m = self._m
+        hi = self.high
+        lo = self.low
+        each = self._check_each
+        end = self._check_end
+        limit = self._start_head - self._head_limit  # head count below which no checker may leave
+        zone_at = self._zone_at
+        two = {}
+        one_high = {}
+        one_low = {}
+        for d1, d2, high_first in ((hi, lo, 1), (lo, hi, 0)):
+            one = one_high if d1 == hi else one_low
+            second = self._sources(d2)
+            for a in self._sources(d1):
+                if not m[a]:
+                    continue
+                a2 = a - d1
+                if a2 >= 1:
+                    if a == HEAD and m[HEAD] <= limit:
+                        continue
+                    m[a] -= 1
+                    m[a2] += 1
+                    if a > 6 and a2 <= 6:
+                        self._outside -= 1
+                    if each and m[a2] == 1 and zone_at[a2] and self._forbidden_through(a2):
+                        self._undo(a, a2)
+                        continue
+                else:
+                    a2 = self._play(a, d1, False)  # bear-off: eligibility checks
+                    if a2 < 0:
+                        continue
+                    if m[0] == CHECKERS:  # game over: the other die is void
+                        key = _key1(a, a2)
+                        if key not in two:
+                            two[key] = _pack(1, a, 0, 0, 0, high_first)
+                        self._undo(a, a2)
+                        continue
+                head_left = m[HEAD] <= limit
+                outside = self._outside
+                for b in second:
+                    if not m[b]:
+                        continue
+                    b2 = b - d2
+                    if b2 >= 1:
+                        if b == HEAD and head_left:
+                            continue
+                        if each and not m[b2] and zone_at[b2]:
+                            m[b] -= 1
+                            m[b2] += 1
+                            bad = self._forbidden_through(b2)
+                            m[b2] -= 1
+                            m[b] += 1
+                            if bad:
+                                continue
+                        if end:
+                            m[b] -= 1
+                            m[b2] += 1
+                            bad = self._forbidden()
+                            m[b2] -= 1
+                            m[b] += 1
+                            if bad:
+                                continue
+                    else:
+                        if outside:
+                            continue
+                        if b2 < 0:
+                            higher = False
+                            for p in range(b + 1, 7):
+                                if m[p]:
+                                    higher = True
+                                    break
+                            if higher:
+                                continue
+                        b2 = 0
+                        if end:
+                            m[b] -= 1
+                            bad = self._forbidden()
+                            m[b] += 1
+                            if bad:
+                                continue
+                    # the net change identifies the result (inline _key2)
+                    if a2 == b:
+                        key = ((a * 26 + _NONE) * 26 + b2) * 26 + _NONE
+                    elif b2 == a:
+                        key = ((b * 26 + _NONE) * 26 + a2) * 26 + _NONE
+                    elif a >= b:
+                        if a2 >= b2:
+                            key = ((a * 26 + b) * 26 + a2) * 26 + b2
+                        else:
+                            key = ((a * 26 + b) * 26 + b2) * 26 + a2
+                    elif a2 >= b2:
+                        key = ((b * 26 + a) * 26 + a2) * 26 + b2
+                    else:
+                        key = ((b * 26 + a) * 26 + b2) * 26 + a2
+                    if key not in two:
+                        two[key] = 2 | (a << 3) | (b << 8) | (high_first << 23)
+                if not (end and self._forbidden()):
+                    key = _key1(a, a2)
+                    if key not in one:
+                        one[key] = _pack(1, a, 0, 0, 0, high_first)
+                self._undo(a, a2)
+        self._choose_mixed(two, one_high, one_low)
+
+    def _choose_mixed(self, two, one_high, one_low):
+        """O1 and O2 over the plays found."""
+        if two:
+            self.dice_used = 2
+            self.plays = list(two.values())
+        elif one_high:
+            self.dice_used = 1
+            self._one_die = self.high
+            self.plays = list(one_high.values())
+        elif one_low:
+            self.dice_used = 1
+            self._one_die = self.low
+            self.plays = list(one_low.values())
+        else:
+            self.plays = [0]
+
+    def _generate_mixed_plain(self):
+        """Every rule through ``_play`` (used when the start position already
+        holds a forbidden block, which no game can reach)."""
         m = self._m
         hi = self.high
         lo = self.low
@@ -321,20 +474,16 @@ class Turn:
         for d1, d2, high_first in ((hi, lo, 1), (lo, hi, 0)):
             one = one_high if d1 == hi else one_low
             for a in range(HEAD, 0, -1):
-                if not m[a]:
-                    continue
                 a2 = self._play(a, d1, each)
                 if a2 < 0:
                     continue
-                if m[0] == CHECKERS:  # game over: the other die is void
+                if m[0] == CHECKERS:
                     key = _key1(a, a2)
                     if key not in two:
                         two[key] = _pack(1, a, 0, 0, 0, high_first)
                     self._undo(a, a2)
                     continue
                 for b in range(HEAD, 0, -1):
-                    if not m[b]:
-                        continue
                     b2 = self._play(b, d2, each)
                     if b2 < 0:
                         continue
@@ -348,19 +497,7 @@ class Turn:
                     if key not in one:
                         one[key] = _pack(1, a, 0, 0, 0, high_first)
                 self._undo(a, a2)
-        if two:
-            self.dice_used = 2
-            self.plays = list(two.values())
-        elif one_high:
-            self.dice_used = 1
-            self._one_die = hi
-            self.plays = list(one_high.values())
-        elif one_low:
-            self.dice_used = 1
-            self._one_die = lo
-            self.plays = list(one_low.values())
-        else:
-            self.plays = [0]
+        self._choose_mixed(two, one_high, one_low)
 
     def _generate_double(self):
         m = self._m
@@ -370,46 +507,87 @@ class Turn:
         srcs = [0, 0, 0, 0]
         each = self._check_each
         end = self._check_end
-        play = self._play
-        undo = self._undo
+        full = self._full
+        cands = self._sources(d)
+        ncand = len(cands)
+        limit = self._start_head - self._head_limit
+        outside = [self._outside]
+        forbidden = self._forbidden
+        through = self._forbidden_through
+        zone_at = self._zone_at
 
-        def record(n, order):
-            if n > best[0]:
-                best[0] = n
-                del plays[:]
-            if n == best[0]:
-                o = order + [0, 0, 0, 0]
-                plays.append(_pack(len(order), o[0], o[1], o[2], o[3], 1))
-
-        def search(depth, top, order):
-            # ``order``: a legal order of this node's moves, or None when the
-            # node is not a legal (partial) play; transient blocks only.
-            if order is not None:
-                record(4 if m[0] == CHECKERS else depth, order)
-            if depth == 4 or m[0] == CHECKERS:
-                return
-            s = top
-            while s >= 1:
-                if m[s]:
-                    t = play(s, d, False)
-                    if t >= 0:
-                        srcs[depth] = s
-                        if each:
-                            if self._forbidden():
-                                child = None
-                            elif order is not None:
-                                child = order + [s]
-                            else:
-                                child = self._legal_order(srcs[:depth + 1])
-                        elif end:
-                            child = None if self._forbidden() else srcs[:depth + 1]
+        # ``state`` of a node: _CANON (legal in the canonical order of srcs),
+        # a list (another legal order of its moves), or _BAD (not a legal play
+        # by itself: a forbidden block, only with the block rule)
+        def search(depth, first, state):
+            deeper = False
+            if depth < 4 and m[0] < CHECKERS:
+                i = first
+                while i < ncand:
+                    s = cands[i]
+                    i += 1
+                    if not m[s]:
+                        continue
+                    t = s - d
+                    if t >= 1:
+                        if s == HEAD and m[HEAD] <= limit:
+                            continue
+                        m[s] -= 1
+                        m[t] += 1
+                        home = s > 6 and t <= 6
+                        if home:
+                            outside[0] -= 1
+                    else:
+                        if outside[0]:
+                            continue
+                        if t < 0:
+                            higher = False
+                            for p in range(s + 1, 7):
+                                if m[p]:
+                                    higher = True
+                                    break
+                            if higher:
+                                continue
+                        t = 0
+                        home = False
+                        m[s] -= 1
+                        m[0] += 1
+                    srcs[depth] = s
+                    if each:
+                        if state == _BAD or full:
+                            child = _BAD if forbidden() else self._legal_order(srcs[:depth + 1]) or _BAD
+                        elif t and m[t] == 1 and zone_at[t] and through(t):
+                            child = _BAD
+                        elif state == _CANON:
+                            child = _CANON
                         else:
-                            child = srcs[:depth + 1]
-                        search(depth + 1, s, child)
-                        undo(s, t)
-                s -= 1
+                            child = state + [s]
+                    elif end:
+                        child = _BAD if forbidden() else _CANON
+                    else:
+                        child = _CANON
+                    if search(depth + 1, i - 1, child):
+                        deeper = True
+                    if home:
+                        outside[0] += 1
+                    m[s] += 1
+                    m[t] -= 1
+            if state == _BAD:
+                return deeper
+            if not deeper:  # a play no legal longer play extends
+                n = 4 if m[0] == CHECKERS else depth
+                if n > best[0]:
+                    best[0] = n
+                    del plays[:]
+                if n == best[0]:
+                    order = srcs if state == _CANON else state
+                    code = depth | (1 << 23)
+                    for k in range(depth):
+                        code |= order[k] << (3 + 5 * k)
+                    plays.append(code)
+            return True
 
-        search(0, HEAD, [])
+        search(0, 0, _CANON)
         self.dice_used = best[0]
         if best[0] == 0:
             self.plays = [0]
