@@ -26,6 +26,9 @@ The handler drives the game through a narrow *app* seam (duck-typed):
     app.set_position(position_id, match_id)     match_id may be None
     app.show_play(play_text)        an outside play (gnubg notation) to show
     app.show_cube(action)           "double", "take", "drop", "beaver", "raccoon"
+                                    (an outside player's cube decision)
+    app.roll()                      an outside player asks the board to roll
+                                    its own dice (not a choice of dice)
     app.record_bytes() -> bytes     the game record as stored
     app.pop_event() -> dict|None    the next event for the host
     test mode only:
@@ -78,6 +81,7 @@ _COMMANDS = {
     "set_position": {"position_id": (_STR, True), "match_id": (_STR, False)},
     "show_play": {"play": (_STR, True)},
     "show_cube": {"action": (_STR, True)},
+    "roll": {},
     "record": {"offset": (_INT, False)},
     "set_dice": {"dice": (("list",), True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
@@ -279,6 +283,9 @@ class ProtocolHandler:
             raise ProtocolError(E_BAD_ARGS, "show_cube: action must be one of %s" % ", ".join(CUBE_ACTIONS))
         self.app.show_cube(action)
         return None
+
+    def _cmd_roll(self, msg):
+        self.app.roll()
 
     def _cmd_record(self, msg):
         offset = msg.get("offset", 0)
@@ -579,6 +586,9 @@ class AppBridge:
 
     def show_cube(self, action):
         self._step(("button", action.upper()))
+
+    def roll(self):
+        self._step(("button", "ROLL"))
 
     def record_bytes(self):
         app = self.app

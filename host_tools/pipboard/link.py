@@ -279,6 +279,9 @@ class Link:
     def show_cube(self, action):
         return self.request("show_cube", action=action)
 
+    def roll(self):
+        return self.request("roll")
+
     def set_dice(self, dice):
         return self.request("set_dice", dice=list(dice))
 

@@ -32,6 +32,7 @@ TEMPLATES = (
     b'{"id": 9, "cmd": "inject", "kind": "sensor", "index": 3, "value": 1}',
     b'{"id": 10, "cmd": "ping", "data": "abc"}',
     b'{"id": 11, "cmd": "new_game", "variant": "nardy"}',
+    b'{"id": 12, "cmd": "roll"}',
 )
 TOKENS = (
     b"null", b"true", b"false", b"-1", b"0", b"7", b"1e999", b"3.5", b'""', b'"x"', b"[]", b"{}",
@@ -88,6 +89,9 @@ class RecordingApp:
 
     def show_cube(self, action):
         self.calls.append(("show_cube", action))
+
+    def roll(self):
+        self.calls.append(("roll",))
 
     def record_bytes(self):
         return self.record
@@ -186,7 +190,7 @@ def reference_ok(frame, test_mode):
         "ping": {"data": ("str", "int")}, "hello": {}, "snapshot": {},
         "new_game": {"variant": ("str",), "options": ("dict",)},
         "set_position": {"position_id": ("str",), "match_id": ("str",)},
-        "show_play": {"play": ("str",)}, "show_cube": {"action": ("str",)}, "record": {"offset": ("int",)},
+        "show_play": {"play": ("str",)}, "show_cube": {"action": ("str",)}, "roll": {}, "record": {"offset": ("int",)},
         "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",)},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),

@@ -1,0 +1,225 @@
+"""``pipboard play --engine gnubg``: a person against GNU Backgammon on the board.
+
+The engine is GNU Backgammon's evaluator through its Python bindings (PyPI
+``gnubg``): ``findbestmove`` for checker play (0-ply neural net, the same
+net the gnubg program uses) and its win/gammon probabilities for cube
+decisions. Positions go to gnubg as Position IDs, so nothing is translated
+by hand.
+
+The engine never touches the checkers. Over the protocol it asks the board
+to roll its own dice (``roll``), shows its play on the LEDs (``show_play``:
+the board lights from and to points and accepts only that play being
+executed), and gives its cube decisions (``show_cube``). The person moves
+the engine's checkers as the LEDs show and presses DONE; the board waits.
+
+Cube decisions come from gnubg's cubeless evaluation with the standard
+money-play thresholds (Janowski's live-cube model, x = 2/3): double from
+about 68% of the points in a normal position, take while the taker keeps
+at least the dead-cube take point adjusted for gammons. It is a sound
+opponent, not gnubg's full cubeful analysis; checker play is gnubg's own.
+"""
+
+import sys
+import time
+
+from pipboard.link import CommandError, Link, LinkError
+
+WHITE, BLACK = 0, 1
+SIDE_NAMES = {"white": WHITE, "black": BLACK}
+
+
+class EngineError(Exception):
+    """The engine cannot be used (bindings missing, evaluation failed)."""
+
+
+class GnubgEngine:
+    """GNU Backgammon's evaluator: best plays and cube decisions from Position IDs."""
+
+    def __init__(self, plies=0):
+        try:
+            import gnubg
+        except ImportError as exc:
+            raise EngineError("the gnubg Python bindings are not installed (pip install gnubg; make setup does it)"
+                              " : %s" % exc)
+        self.gnubg = gnubg
+        self.context = gnubg.evalcontext(1, plies, 1, 0, 0.0)
+
+    def _cube(self, cube=1, owner=-1, match_length=0, score=(0, 0), crawford=False):
+        return self.gnubg.cubeinfo(cube, owner, 0, match_length, tuple(score), int(bool(crawford)))
+
+    def best_play(self, position_id, dice, **cube):
+        """The best play (gnubg notation, the mover's numbering) for the player on roll."""
+        board = self.gnubg.positionfromid(position_id)
+        move = self.gnubg.findbestmove(board, self._cube(**cube), self.context, tuple(dice))
+        if not move:
+            return ""  # no legal move: the board passes the turn
+        from pipcore.notation import format_play
+
+        # every single move spelt out (gnubg's own text abbreviates chains, e.g. 5/off for 5/1/off)
+        return format_play([(move[i], move[i + 1]) for i in range(0, len(move) - 1, 2)])
+
+    def probabilities(self, position_id, **cube):
+        """(win, win gammon, win backgammon, lose gammon, lose backgammon) for the player on roll."""
+        board = self.gnubg.positionfromid(position_id)
+        return tuple(self.gnubg.evaluate(board, self._cube(**cube), self.context)[:5])
+
+    def _points(self, position_id):
+        """Cubeless equity (points per unit cube) and the gammon rates."""
+        win, wg, wbg, lg, lbg = self.probabilities(position_id)
+        equity = (2 * win - 1) + (wg - lg) + (wbg - lbg)
+        return win, equity, wg, lg
+
+    def should_double(self, position_id):
+        """True when the player on roll (before rolling) should offer the cube."""
+        win, equity, wg, lg = self._points(position_id)
+        if win > 0.5 and self.should_drop(position_id) and wg > 0.25:
+            return False  # too good: play on for the gammon
+        return equity >= 0.40 and win >= 0.66
+
+    def should_drop(self, position_id):
+        """True when the opponent of the player on roll should pass a double now."""
+        win, equity, wg, lg = self._points(position_id)
+        return equity > 0.52 or win > 0.78
+
+
+class Seat:
+    """Whose turn it is and what the engine must do, read from a snapshot."""
+
+    def __init__(self, engine_side):
+        self.engine_side = engine_side
+
+    def action(self, snap):
+        """What the engine must do now: 'roll', 'double', 'play', 'answer', 'next', or None (waiting)."""
+        phase = snap.get("phase")
+        mover = snap.get("mover")
+        if phase == "turn-start" and mover == self.engine_side:
+            return "turn"
+        if phase in ("moving", "pick") and mover == self.engine_side:
+            return "play"
+        if phase == "cube-offered" and mover != self.engine_side:
+            return "answer"
+        if phase == "opening":
+            return "opening"
+        return None
+
+
+def cube_args(snap):
+    cube = snap.get("cube") or {}
+    return {"cube": cube.get("value", 1), "owner": cube.get("owner", -1),
+            "match_length": snap.get("match_length", 0), "score": tuple(snap.get("score", (0, 0)))}
+
+
+def swap_position_id(position_id):
+    from pipcore.position import Position
+
+    return Position.from_id(position_id).swapped().position_id()
+
+
+class EngineGame:
+    """Drives the engine's side of games on a board reached through ``link``."""
+
+    def __init__(self, link, engine=None, engine_side=BLACK, out=sys.stdout, may_double=True):
+        self.link = link
+        self.engine = engine or GnubgEngine()
+        self.seat = Seat(engine_side)
+        self.engine_side = engine_side
+        self.out = out
+        self.may_double = may_double
+        self.shown = None  # (position_id, dice) of the play on the LEDs
+        self.games = 0
+        self.results = []
+        self.plays = 0
+        self.cube_actions = 0
+
+    def say(self, text):
+        if self.out is not None:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def step(self, snap):
+        """Do what the engine must do in this snapshot; returns True if it acted."""
+        what = self.seat.action(snap)
+        if what == "turn":
+            if self.may_double and self._can_double(snap) and self.engine.should_double(snap["position_id"]):
+                self.say("gnubg doubles")
+                self.cube_actions += 1
+                self.link.show_cube("double")
+            else:
+                self.link.roll()
+            return True
+        if what == "answer":
+            # the doubler is on roll: its position is the snapshot's
+            drop = self.engine.should_drop(snap["position_id"])
+            self.say("gnubg %s" % ("drops" if drop else "takes"))
+            self.cube_actions += 1
+            self.link.show_cube("drop" if drop else "take")
+            return True
+        if what == "play":
+            key = (snap["position_id"], tuple(snap.get("dice") or ()))
+            if self.shown == key:
+                return False  # already on the LEDs: waiting for the person to execute it
+            play = self.engine.best_play(snap["position_id"], snap["dice"], **cube_args(snap))
+            self.shown = key
+            self.plays += 1
+            if not play:
+                self.say("gnubg cannot move")
+                return True
+            self.say("gnubg plays %d%d: %s  (move the checkers as the LEDs show, then press DONE)"
+                     % (snap["dice"][0], snap["dice"][1], play))
+            try:
+                self.link.show_play(play)
+            except CommandError as exc:
+                raise EngineError("the board refused gnubg's play %s in %s with %r: %s"
+                                  % (play, snap["position_id"], snap["dice"], exc.message))
+            return True
+        return False
+
+    def _can_double(self, snap):
+        cube = snap.get("cube") or {}
+        options = snap.get("options") or {}
+        if not options.get("cubeEnabled", True):
+            return False
+        return cube.get("owner", -1) in (-1, self.engine_side)
+
+    def run(self, games=1, stop=None, poll_s=0.1):
+        """Play until ``games`` games have ended; returns the list of results."""
+        self.say("You play %s, gnubg plays %s." % (
+            "white" if self.engine_side == BLACK else "black", "black" if self.engine_side == BLACK else "white"))
+        last_game = None
+        snap = self.link.snapshot()
+        while stop is None or not stop():
+            if snap.get("phase") in ("game-over", "match-over"):
+                game = snap.get("game")
+                if game != last_game:
+                    last_game = game
+                    self.games += 1
+                    self.results.append(snap.get("result"))
+                    self.say("game over: %s" % (snap.get("result"),))
+                    if self.games >= games:
+                        return self.results
+            acted = self.step(snap)
+            if not acted:
+                self.link.next_event(poll_s)
+            snap = self.link.snapshot()
+        return self.results
+
+
+def run(target, side="black", games=1, out=sys.stdout):
+    try:
+        engine = GnubgEngine()
+    except EngineError as exc:
+        sys.stderr.write("pipboard play: %s\n" % exc)
+        return 1
+    while True:
+        try:
+            with Link.open(target) as link:
+                EngineGame(link, engine, SIDE_NAMES[side], out).run(games)
+                return 0
+        except EngineError as exc:
+            sys.stderr.write("pipboard play: %s\n" % exc)
+            return 1
+        except LinkError as exc:
+            sys.stderr.write("pipboard play: %s; retrying in 2 s (Ctrl-C stops)\n" % exc)
+            time.sleep(2)
+        except KeyboardInterrupt:
+            return 0
