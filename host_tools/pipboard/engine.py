@@ -48,15 +48,59 @@ class GnubgEngine:
         return self.gnubg.cubeinfo(cube, owner, 0, match_length, tuple(score), int(bool(crawford)))
 
     def best_play(self, position_id, dice, **cube):
-        """The best play (gnubg notation, the mover's numbering) for the player on roll."""
-        board = self.gnubg.positionfromid(position_id)
-        move = self.gnubg.findbestmove(board, self._cube(**cube), self.context, tuple(dice))
-        if not move:
-            return ""  # no legal move: the board passes the turn
-        from pipcore.notation import format_play
+        """The best play (gnubg notation, the mover's numbering) for the player on roll; "" if none.
 
-        # every single move spelt out (gnubg's own text abbreviates chains, e.g. 5/off for 5/1/off)
-        return format_play([(move[i], move[i + 1]) for i in range(0, len(move) - 1, 2)])
+        gnubg's ``findbestmove`` picks the play. Its move tuple drops a
+        trailing bear-off and its text abbreviates chains, so the choice is
+        matched to our own list of legal plays by the resulting position; if
+        that fails, every legal play is scored with gnubg's evaluator (what
+        0-ply move choice does) and the best is taken.
+        """
+        from pipcore.position import Position
+        from pipcore.rules import Turn
+
+        pos = Position.from_id(position_id)
+        turn = Turn(pos, tuple(dice))
+        if not turn.plays:
+            return ""
+        if len(turn.plays) == 1:
+            return turn.notation(turn.plays[0])
+        board = self.gnubg.positionfromid(position_id)
+        ci = self._cube(**cube)
+        move = self.gnubg.findbestmove(board, ci, self.context, tuple(dice))
+        code = self._match(turn, pos, move)
+        if code is None:
+            code = self._best_by_evaluation(turn, ci)
+        return turn.notation(code)
+
+    def _match(self, turn, pos, move):
+        """The code of the legal play gnubg's move tuple describes, or None."""
+        from pipcore.rules import apply_move
+
+        if not move:
+            return None
+        tup = list(move)
+        if len(tup) % 2:
+            tup.append(0)  # a trailing bear-off loses its "to" in the tuple
+        trial = pos.copy()
+        try:
+            for i in range(0, len(tup), 2):
+                apply_move(trial, tup[i], tup[i + 1])
+        except (IndexError, ValueError):
+            return None
+        return turn.result_for(trial)
+
+    def _best_by_evaluation(self, turn, ci):
+        best, best_equity = None, None
+        for code in turn.plays:
+            after = turn.result(code)
+            if after.me[0] == 15:
+                return code  # the play that wins the game
+            ev = self.gnubg.evaluate(self.gnubg.positionfromid(after.swapped().position_id()), ci, self.context)
+            equity = -((2 * ev[0] - 1) + (ev[1] - ev[3]) + (ev[2] - ev[4]))
+            if best_equity is None or equity > best_equity:
+                best, best_equity = code, equity
+        return best
 
     def probabilities(self, position_id, **cube):
         """(win, win gammon, win backgammon, lose gammon, lose backgammon) for the player on roll."""
@@ -162,8 +206,7 @@ class EngineGame:
             self.shown = key
             self.plays += 1
             if not play:
-                self.say("gnubg cannot move")
-                return True
+                play = "-"  # no legal move: shown as such; the person presses DONE
             self.say("gnubg plays %d%d: %s  (move the checkers as the LEDs show, then press DONE)"
                      % (snap["dice"][0], snap["dice"][1], play))
             try:
