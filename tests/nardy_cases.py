@@ -6,7 +6,6 @@ every opening of the first player), positions from random games, six-block
 situations, bear-offs, and scattered random positions.
 """
 
-import random
 
 from pipcore import nardy
 from pipcore.position import Position

@@ -3,9 +3,8 @@ options off against the standard generator."""
 
 import random
 
-import pytest
-
 import caucasian_naive as naive
+import pytest
 from pipcore import caucasian, rules
 from pipcore.position import Position
 from pipcore.variants import make_turn

@@ -9,10 +9,9 @@ is compared with the naive generator's legal sequences on a sample.
 
 import random
 
-import pytest
-
 import nardy_cases as nc
 import nardy_naive as naive
+import pytest
 from pipcore import nardy
 
 MIN_POSITIONS = 20000
