@@ -128,7 +128,15 @@ def gnubg_view(dump):
         board = None
         mover = None
         last_move = None
+        doubles = 0
+        skip_next_double = False
         for a in g["game"]:
+            if a["action"] == "double" and skip_next_double:
+                # gnubg's match() lists a beavered cube's double once more after the take
+                skip_next_double = False
+                continue
+            skip_next_double = a["action"] == "take" and doubles >= 2
+            doubles = doubles + 1 if a["action"] == "double" else 0
             act = {"player": a["player"], "action": a["action"]}
             if a["action"] == "move":
                 act["dice"] = sorted(a["dice"])
@@ -142,8 +150,13 @@ def gnubg_view(dump):
             game["resigned"] = bool(info.get("resigned"))
         if board is not None:
             pos = Position.from_id(board)
-            for s, t in last_move:
-                apply_move(pos, s, t)
+            try:
+                for s, t in last_move:
+                    apply_move(pos, s, t)
+            except ValueError:
+                game["final"] = "gnubg's last move %r does not fit its board %s" % (last_move, board)
+                games.append(game)
+                continue
             # seen from player 0 (X), like expected_from_record
             game["final"] = pos.position_id() if mover == "X" else pos.swapped().position_id()
         games.append(game)

@@ -54,6 +54,8 @@ class Cube:
         self.doubler = None  # who made the pending first offer
         self.stake = 0  # points the refusing side gives away now
         self.offered_value = 0  # the value if the pending offer is accepted
+        # While a beaver (raccoon) waits for an answer, ``value`` and ``owner``
+        # already show the taken cube (2v, 4v) as gnubg does; a refusal scores it.
         self.player_doubled = False  # an offer, beaver or raccoon happened (Jacoby)
         self.auto_doubles = 0
         self.turn = None  # player whose turn it is
@@ -192,8 +194,11 @@ class Cube:
         reason = self._beaver_error()
         if reason:
             raise CubeError(reason)
-        self.stake = self.offered_value
-        self.offered_value *= 2
+        # the beaverer has taken (2v, his cube) and redoubled to 4v, as gnubg models it
+        self.value = self.offered_value
+        self.owner = 1 - self.doubler
+        self.stake = self.value
+        self.offered_value = self.value * 2
         self.state = BEAVERED
         self.player_doubled = True
 
@@ -214,8 +219,10 @@ class Cube:
         reason = self._raccoon_error()
         if reason:
             raise CubeError(reason)
-        self.stake = self.offered_value
-        self.offered_value *= 2
+        # the doubler has taken the beaver (4v; the cube stays with the beaverer) and redoubled to 8v
+        self.value = self.offered_value
+        self.stake = self.value
+        self.offered_value = self.value * 2
         self.state = RACCOONED
 
     def _clear(self):

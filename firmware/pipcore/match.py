@@ -336,6 +336,7 @@ class Referee:
         self.result = None
         self.results = []
         self.opening_ties = 0
+        self._dropper = None
         if writer is not None:
             writer.header(self.players, options)
 
@@ -430,6 +431,9 @@ class Referee:
         if won is not None:
             side, kind = won
             winner = self.turn if side == 0 else 1 - self.turn
+            # as in gnubg, the turn passes after the last play: the loser is "on roll"
+            self.turn = 1 - self.turn
+            self.position = result.swapped()
             return self._end(winner, kind, self.cube.points(kind))
         self._next_turn()
         return None
@@ -468,6 +472,7 @@ class Referee:
             self._write("cube", player, action)
             return None
         if action == DROP:
+            self._dropper = self.cube.responder()
             winner, points = self.cube.drop(player)
             self._write("cube", player, action)
             return self._end(winner, 0, points, dropped=True)
@@ -542,7 +547,7 @@ class Referee:
             # as gnubg: the score already includes the finished game
             r = self.result
             if r.dropped:
-                gs, turn, resigned = GAME_DROPPED, 1 - self.turn, 0
+                gs, turn, resigned = GAME_DROPPED, self._dropper, 0
             elif r.resigned:
                 gs, turn, resigned = GAME_RESIGNED, self.turn, r.kind
             else:

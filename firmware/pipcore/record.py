@@ -227,10 +227,12 @@ def read_record(data):
         pos = end
         index += 1
     if index == 0:
-        if n and not _filler(data, 0) and not rec.torn:
+        if n == 0 or _filler(data, 0):
+            raise RecordError("the record is empty")
+        start = data[1:8]  # what there is of the header's type and magic
+        if n < 2 or (b"H" + MAGIC)[:len(start)] != start:
             raise RecordError("not a Pipboard record")
-        if rec.torn or n == 0 or _filler(data, 0):
-            raise RecordError("the record is empty (no complete header)")
+        raise RecordError("the record is empty (its header was cut short)")
     if rec.options is None:
         rec.options = _make_options(opts, rec.variant, index, pos)
     rec.length = pos

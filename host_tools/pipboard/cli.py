@@ -28,6 +28,12 @@ def _cmd_hwdocs(args):
     return run(args.out, check=args.check)
 
 
+def _cmd_import(args):
+    from pipboard.matfile import run_import
+
+    return run_import(args)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="pipboard", description="Pipboard electronic backgammon board: host tools")
     parser.add_argument("--version", action="version", version="pipboard " + __version__)
@@ -44,6 +50,12 @@ def build_parser():
     p.add_argument("--out", default=None, help="output folder (default: the repository's hardware/)")
     p.add_argument("--check", action="store_true", help="only check that the committed files are up to date")
     p.set_defaults(func=_cmd_hwdocs)
+
+    p = sub.add_parser("import", help="read a .mat file (gnubg, Jellyfish) into a game record, checking every move")
+    from pipboard.matfile import add_import_arguments
+
+    add_import_arguments(p)
+    p.set_defaults(func=_cmd_import)
 
     from pipboard.hostcli import add_commands
 

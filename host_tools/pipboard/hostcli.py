@@ -37,9 +37,10 @@ def add_commands(sub):
     p.add_argument("--once", action="store_true", help="print the current state and exit")
     p.set_defaults(func=_cmd_monitor)
 
-    p = sub.add_parser("export", help="pull the game record and write a .mat file for GNU Backgammon")
+    p = sub.add_parser("export", help="write a game record (a file, or pulled from the board) as a .mat file")
+    p.add_argument("record", nargs="?", help="a game record file (default: pull it from the board)")
     _target_args(p)
-    p.add_argument("-o", "--output", required=True, help="the .mat file to write ('-' for standard output)")
+    p.add_argument("-o", "--output", default="-", help="the .mat file to write (default '-': standard output)")
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("play", help="play against an engine on the board or the simulator")
@@ -63,6 +64,10 @@ def _cmd_monitor(args):
 
 
 def _cmd_export(args):
+    if args.record:
+        from pipboard.matfile import run_export
+
+        return run_export(args.record, args.output)
     from pipboard.export import run
 
     return run(target_of(args), args.output)

@@ -22,6 +22,7 @@ from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entr
 
 LEFT_WIDTH = 28  # gnubg pads the left column to this width
 _OPTIONS_TAG = "; [Pipboard options "
+_TIES_TAG = "; [Pipboard opening ties "
 
 
 class MatExportError(ValueError):
@@ -84,8 +85,12 @@ class _Lines:
                 prefix = "%3d) " % number
             if right:
                 out.append("%s%s%s" % (prefix, left.ljust(max(LEFT_WIDTH, len(left) + 2)), right))
-            else:
+            elif left.strip().startswith("Wins"):
                 out.append(prefix + left)
+            else:
+                # gnubg 1.07 misreads the line after a short left-only line such as
+                # "14)  Takes" (it loses the next play); padded as gnubg writes it, it reads fine
+                out.append(prefix + left.ljust(LEFT_WIDTH))
 
 
 def export_mat(record):
@@ -127,6 +132,10 @@ def export_mat(record):
                 close_game()
                 game += 1
                 lines = _Lines()
+                ties = _opening_ties(record.entries, i + 1)
+                if ties:
+                    # .mat has no place for tied opening rolls; other programs skip this comment
+                    out.append(_TIES_TAG + "\"%s\"]" % " ".join("%d-%d" % t for t in ties))
                 out.append(" Game %d" % game)
                 s = ref.match.score
                 left = " %s : %d" % (names[0], s[0])
@@ -144,7 +153,9 @@ def export_mat(record):
                     hit = t > 0 and pos.opp[25 - t] == 1
                     _apply(pos, s, t)
                     words.append("%d/%d%s" % (s, t, "*" if hit else ""))
-                lines.add(player, "%d%d: %s" % (dice[0], dice[1], "".join(w + " " for w in words)))
+                # gnubg ends a cell with a space, except after four moves
+                text = " ".join(words) if len(words) == 4 else "".join(w + " " for w in words)
+                lines.add(player, "%d%d: %s" % (dice[0], dice[1], text))
             elif kind == "cube":
                 player, action = entry[1], entry[2]
                 if action in (OFFER, BEAVER, RACCOON):
@@ -166,6 +177,16 @@ def export_mat(record):
                                  % (record.offsets[i], game, describe_entry(entry), exc))
     close_game()
     return "\n".join(out) + "\n"
+
+
+def _opening_ties(entries, start):
+    ties = []
+    for j in range(start, len(entries)):
+        e = entries[j]
+        if e[0] != "opening" or e[1] != e[2]:
+            break
+        ties.append((e[1], e[2]))
+    return ties
 
 
 def _apply(pos, s, t):
@@ -237,6 +258,8 @@ def parse_mat(text):
     length = None
     option_text = None
     games = []
+    full_names = [None, None]
+    pending_ties = []
     i = 0
     n = len(lines)
     while i < n:
@@ -246,6 +269,20 @@ def parse_mat(text):
         if stripped.startswith(_OPTIONS_TAG.strip()):
             m = re.search(r'"([^"]*)"', stripped)
             option_text = m.group(1) if m else ""
+            continue
+        pm = re.match(r'^;\s*\[Player ([12]) "(.*)"\]\s*$', stripped)
+        if pm:
+            full_names[int(pm.group(1)) - 1] = pm.group(2)
+            continue
+        if stripped.startswith(_TIES_TAG.strip()):
+            m = re.search(r'"([^"]*)"', stripped)
+            ties = []
+            for word in (m.group(1) if m else "").split():
+                dm = re.match(r"^([1-6])-([1-6])$", word)
+                if not dm or dm.group(1) != dm.group(2):
+                    raise MatImportError("line %d: %r is not a tied opening roll" % (i, word))
+                ties.append(int(dm.group(1)))
+            pending_ties = ties
             continue
         if length is None:
             m = _MATCH_RE.match(line)
@@ -270,7 +307,8 @@ def parse_mat(text):
                                  % (i + 1, number, lines[i].strip()))
         i += 1
         game = {"number": number, "names": (h.group(1), h.group(3)),
-                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i}
+                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i, "ties": pending_ties}
+        pending_ties = []
         move_number = 0
         while i < n and not lines[i].strip():
             i += 1
@@ -292,6 +330,15 @@ def parse_mat(text):
         raise MatImportError("not a .mat file: no 'N point match' line")
     if length < 0 or length > 255:
         raise MatImportError("match length %d is out of range" % length)
+    # names as written in "; [Player N ...]" comments, when they fit the game headers
+    if games:
+        names = list(games[0]["names"])
+        for k in (0, 1):
+            if full_names[k] and mat_name(full_names[k]) == names[k]:
+                names[k] = full_names[k]
+        for g in games:
+            if tuple(g["names"]) == tuple(games[0]["names"]):
+                g["names"] = tuple(names)
     return length, games, option_text
 
 
@@ -351,6 +398,8 @@ def import_mat(text, options=None, players=None):
         if ref.phase != GAME_ENDED and ref.game_number:
             raise MatImportError("game %d: game %d before it has no result" % (g["number"], ref.game_number))
         ref.new_game()
+        for die in g["ties"]:
+            ref.opening_roll(die, die)
         for action in g["actions"]:
             where.action = action
             try:
@@ -487,3 +536,100 @@ def import_to_record(text, options=None):
     data, _ = import_mat(text, options)
     return read_record(data)
 
+
+
+# ---------------------------------------------------------------------------
+# command line: pipboard export RECORD / pipboard import FILE.mat
+# ---------------------------------------------------------------------------
+def _write_text(path, text):
+    import sys
+
+    if path in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", newline="\n") as f:
+            f.write(text)
+
+
+def run_export(record_path, output="-"):
+    """``pipboard export RECORD [-o FILE.mat]``; returns the exit status."""
+    import sys
+
+    try:
+        with open(record_path, "rb") as f:
+            data = f.read()
+        record = read_record(data)
+        text = export_mat(record)
+    except OSError as exc:
+        sys.stderr.write("pipboard export: cannot read %s: %s\n" % (record_path, exc.strerror or exc))
+        return 1
+    except (RecordError, MatExportError) as exc:
+        sys.stderr.write("pipboard export: %s: %s\n" % (record_path, exc))
+        return 1
+    if record.torn:
+        sys.stderr.write("pipboard export: note: the record's last entry was cut short (a power cut?) and is "
+                         "left out\n")
+    for warning in export_warnings(record.options):
+        sys.stderr.write("pipboard export: warning: %s\n" % warning)
+    try:
+        _write_text(output, text)
+    except OSError as exc:
+        sys.stderr.write("pipboard export: cannot write %s: %s\n" % (output, exc.strerror or exc))
+        return 1
+    return 0
+
+
+def add_import_arguments(p):
+    p.add_argument("matfile", metavar="FILE.mat", help="the .mat file to read")
+    p.add_argument("-o", "--output", help="the record file to write (default: FILE.pbr beside the .mat file)")
+    p.add_argument("--jacoby", action="store_true", help="money play: the session used the Jacoby rule")
+    p.add_argument("--beavers", action="store_true", help="money play: beavers were allowed")
+    p.add_argument("--raccoons", action="store_true", help="money play: raccoons were allowed (implies --beavers)")
+    p.add_argument("--no-crawford", action="store_true", help="match play without the Crawford rule")
+
+
+def run_import(args):
+    """``pipboard import FILE.mat [-o RECORD]``; returns the exit status."""
+    import sys
+
+    overrides = {}
+    if args.jacoby:
+        overrides["jacoby"] = True
+    if args.beavers or args.raccoons:
+        overrides["beavers"] = True
+    if args.raccoons:
+        overrides["raccoons"] = True
+    if args.no_crawford:
+        overrides["crawford"] = False
+    try:
+        with open(args.matfile, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        sys.stderr.write("pipboard import: cannot read %s: %s\n" % (args.matfile, exc.strerror or exc))
+        return 1
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    try:
+        data, ref = import_mat(text, overrides)
+    except MatImportError as exc:
+        sys.stderr.write("pipboard import: %s: %s\n" % (args.matfile, exc))
+        return 1
+    output = args.output
+    if not output:
+        base = args.matfile[:-4] if args.matfile.lower().endswith(".mat") else args.matfile
+        output = base + ".pbr"
+    try:
+        with open(output, "wb") as f:
+            f.write(data)
+    except OSError as exc:
+        sys.stderr.write("pipboard import: cannot write %s: %s\n" % (output, exc.strerror or exc))
+        return 1
+    length = ref.match.length
+    what = "%d-point match" % length if length else "money session"
+    sys.stdout.write("%s: %s, %d game%s, %s %d - %s %d%s -> %s\n" % (
+        args.matfile, what, ref.game_number, "" if ref.game_number == 1 else "s", ref.players[0],
+        ref.match.score[0], ref.players[1], ref.match.score[1],
+        " (match won)" if ref.match.is_over() else "", output))
+    return 0
