@@ -13,7 +13,8 @@
 from pipcore.compat import const
 from pipcore.cube import BEAVER, CENTRE, DROP, OFFER, RACCOON, TAKE, Cube, CubeError
 from pipcore.position import Position
-from pipcore.rules import BACKGAMMON, SINGLE, Turn, check_dice, check_play, winner_of
+from pipcore.rules import (BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, single_move_error,
+                           winner_of)
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
@@ -415,7 +416,7 @@ class Referee:
         self._check_player(player, self.turn, "play")
         code, result = check_play(self.position, self.dice, moves)
         turn = Turn(self.position, self.dice)
-        return self._finish_play(turn, code, result, _single_steps(moves, self.dice, turn.dice_used))
+        return self._finish_play(turn, code, result, _single_steps(self.position, moves, self.dice, turn.dice_used))
 
     def play_code(self, turn, code):
         """Play a code of ``turn`` (a ``legal_turn()``) directly."""
@@ -569,8 +570,8 @@ class Referee:
         return self.position.position_id()
 
 
-def _single_steps(moves, dice, dice_used):
-    """``moves`` as ``[(from, to)]`` if each is one die's move, else None.
+def _single_steps(position, moves, dice, dice_used):
+    """``moves`` as ``[(from, to)]`` if each is one die's move, playable in that order; else None.
 
     The record keeps a play as the player made it when it was made one die
     at a time (as the board senses it and as .mat files list it).
@@ -578,6 +579,7 @@ def _single_steps(moves, dice, dice_used):
     if len(moves) != dice_used:
         return None
     left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+    pos = position.copy()
     out = []
     for seg in moves:
         s, t = seg[0], seg[1]
@@ -587,8 +589,9 @@ def _single_steps(moves, dice, dice_used):
             die = span if span in fits else (min(fits) if fits else 0)
         else:
             die = span if span in left else 0
-        if not die:
+        if not die or single_move_error(pos, s, die) is not None:
             return None
+        apply_move(pos, s, t)
         left.remove(die)
         out.append((s, t))
     return out

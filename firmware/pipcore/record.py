@@ -183,6 +183,12 @@ def _filler(data, start):
     return True
 
 
+def _header_start(data):
+    """True when data starts like a record: a header frame with the magic (as far as it goes)."""
+    start = data[1:8]
+    return len(data) >= 2 and (b"H" + MAGIC)[:len(start)] == start
+
+
 def _entry_label(index, offset):
     return "entry %d (byte %d)" % (index + 1, offset)
 
@@ -203,6 +209,8 @@ def read_record(data):
         end = pos + 1 + size + 2
         good = size > 0 and end <= n and crc16(data[pos:pos + 1 + size]) == (data[end - 2] << 8 | data[end - 1])
         if not good:
+            if index == 0 and not _header_start(data):
+                raise RecordError("not a Pipboard record")
             if end > n or size == 0 or _filler(data, end):
                 rec.torn = True  # a write cut short: drop it
                 break
@@ -229,8 +237,7 @@ def read_record(data):
     if index == 0:
         if n == 0 or _filler(data, 0):
             raise RecordError("the record is empty")
-        start = data[1:8]  # what there is of the header's type and magic
-        if n < 2 or (b"H" + MAGIC)[:len(start)] != start:
+        if not _header_start(data):
             raise RecordError("not a Pipboard record")
         raise RecordError("the record is empty (its header was cut short)")
     if rec.options is None:

@@ -18,7 +18,7 @@ from pipcore.cube import BEAVER, BEAVERED, DROP, OFFER, OFFERED, RACCOON, TAKE, 
 from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, Referee
 from pipcore.notation import NotationError, parse_play
 from pipcore.options import ConfigError, make_options
-from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entry, read_record
+from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entry, read_record, replay
 
 LEFT_WIDTH = 28  # gnubg pads the left column to this width
 _OPTIONS_TAG = "; [Pipboard options "
@@ -60,6 +60,23 @@ def export_warnings(options):
     if options["openingReroll"]:
         out.append("openingReroll is not in the .mat format")
     return out
+
+
+def _cube_warnings(record):
+    """gnubg 1.07 crashes on cubes above 64: say so before it does."""
+    top = [1]
+
+    def watch(ref, entry):
+        if ref.cube is not None:
+            top[0] = max(top[0], ref.cube.value, ref.cube.offered_value)
+
+    try:
+        replay(record, watch)
+    except ValueError:
+        return []
+    if top[0] > 64:
+        return ["the cube reaches %d: GNU Backgammon 1.07 crashes reading cubes above 64" % top[0]]
+    return []
 
 
 class _Lines:
@@ -236,6 +253,9 @@ def _split_cells(rest, line_number, move_number, offset):
         # a roll followed by more words that look like actions is unreadable
         raise MatImportError("line %d (move %s): more than two entries in %r" % (line_number, move_number,
                                                                                 rest.strip()))
+    if rest[:starts[0]].strip():
+        raise MatImportError("line %d (move %s): cannot read %r" % (line_number, move_number,
+                                                                 rest[:starts[0]].strip()))
     cells = []
     if len(starts) == 2:
         cells.append((0, rest[starts[0]:starts[1]]))
@@ -569,7 +589,7 @@ def run_export(record_path, output="-"):
     if record.torn:
         sys.stderr.write("pipboard export: note: the record's last entry was cut short (a power cut?) and is "
                          "left out\n")
-    for warning in export_warnings(record.options):
+    for warning in export_warnings(record.options) + _cube_warnings(record):
         sys.stderr.write("pipboard export: warning: %s\n" % warning)
     try:
         _write_text(output, text)
