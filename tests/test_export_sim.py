@@ -1,0 +1,89 @@
+"""``pipboard export``: a game played on the simulator, pulled over the protocol, read by the real gnubg."""
+
+import os
+import random
+
+import pytest
+
+pytest.importorskip("pipboard.simboard", reason="the simulated board (controller issue) is not on this branch yet")
+
+from gnubg_replay import commands_for, expected_from_record, gnubg_available, gnubg_read, gnubg_view  # noqa: E402
+from pipboard import export  # noqa: E402
+from pipboard.link import Link  # noqa: E402
+from pipboard.simboard import VirtualPlayer  # noqa: E402
+from pipboard.websim import server  # noqa: E402
+from pipcore.record import read_record  # noqa: E402
+
+
+def play_until_game_over(sim, seed):
+    """Virtual players play one game (cube actions included) and stop at its end, record intact."""
+    from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, SETUP, TURN_START
+
+    board = sim.sim.board
+    rng = random.Random(seed)
+    with sim.sim.lock:
+        player = VirtualPlayer(board, rng, cut_rate=0.0)
+        for _ in range(3000):
+            ctl = board.ctl
+            ph = ctl.phase
+            if ph in (GAME_OVER, MATCH_OVER):
+                return ctl.result
+            if ph == SETUP:
+                board.follow_guidance()
+            elif ph == OPENING:
+                board.press("ROLL")
+            elif ph == TURN_START:
+                board.press("DOUBLE" if ctl.can_double() and rng.random() < 0.1 else "ROLL")
+            elif ph == CUBE_OFFERED:
+                board.press("DROP" if rng.random() < 0.2 else "TAKE")
+            elif ph in (MOVING, PICK):
+                player.play_turn()
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon is not installed (make setup installs it)")
+def test_export_of_simulated_games_imports_into_gnubg(tmp_path):
+    jobs = []
+    expected = []
+    for seed in (3, 4, 5):
+        sim = server.start(seed=seed, http_port=0, protocol_port=0)
+        try:
+            result = play_until_game_over(sim, seed)
+            assert result is not None
+            path = str(tmp_path / ("game%d.mat" % seed))
+            assert export.run("sim:" + sim.protocol_address, path, out=open(os.devnull, "w")) == 0
+            with Link.open("sim:" + sim.protocol_address) as link:
+                snap = link.snapshot()
+                data = link.record()
+        finally:
+            sim.close()
+        record = read_record(export.text_log_to_record(data.decode(), snap["options"]))
+        jobs.append({"path": path, "commands": commands_for(record.options)})
+        expected.append(expected_from_record(record))
+        with open(path) as f:
+            text = f.read()
+        assert "Game 1" in text and "Wins" in text, text
+    dumps = gnubg_read(jobs, timeout=300)
+    for dump, want in zip(dumps, expected):
+        assert "error" not in dump, dump
+        got = gnubg_view(dump)
+        assert len(got) == len(want) == 1
+        assert got[0]["actions"] == want[0]["actions"]
+        assert got[0]["winner"] == want[0]["winner"] and got[0]["points"] == want[0]["points"]
+
+
+def test_export_without_a_record_is_a_clear_error():
+    sim = server.start(seed=1, http_port=0, protocol_port=0)
+    try:
+        with Link.open("sim:" + sim.protocol_address) as link:
+            with pytest.raises(export.ExportError) as err:
+                export.export(link, os.devnull)
+        assert "no game record" in str(err.value)
+    finally:
+        sim.close()
+
+
+def test_unknown_log_line_is_reported_with_its_number():
+    with pytest.raises(export.ExportError) as err:
+        export.text_log_to_record("white rolls 31\nsomething odd\n", {})
+    assert "line 2" in str(err.value) and "something odd" in str(err.value)
