@@ -87,6 +87,14 @@ def opening(die_a, die_b, ln_opening="fresh-roll"):
     return starter, (None if ln_opening == "fresh-roll" else (high, low))
 
 
+def apply_move(pos, s, t):
+    """Move one of the mover's checkers from ``s`` to ``t`` (0 = off). Long
+    nardy never hits: use this, not ``rules.apply_move``, whose backgammon
+    geometry would "hit" an opponent checker on the mover's ``25 - t``."""
+    pos.me[s] -= 1
+    pos.me[t] += 1
+
+
 def game_result(winner, loser):
     """OIN or MARS for a winner who bore off 15, 0 if the game is not over."""
     if winner[0] != CHECKERS:
@@ -633,10 +641,8 @@ class Turn:
     def result(self, code):
         """The position after the play ``code``."""
         pos = self.position.copy()
-        m = pos.me
         for s, t, _ in self.moves(code):
-            m[s] -= 1
-            m[t] += 1
+            apply_move(pos, s, t)
         return pos
 
     def results(self):

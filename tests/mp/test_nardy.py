@@ -201,6 +201,18 @@ def test_moves_and_result_for():
         assert cur == res
 
 
+def test_apply_move_never_hits():
+    # a lone opponent checker on its own 6 (the mover's 18): backgammon geometry
+    # would call it the mover's 19 and hit it
+    pos = P({20: 1, 6: 14}, {18: 1, 12: 14})
+    assert pos.opp[6] == 1
+    nardy.apply_move(pos, 20, 19)
+    assert pos.opp[6] == 1 and pos.opp[25] == 0
+    assert pos.me[19] == 1 and pos.me[20] == 0
+    nardy.apply_move(pos, 6, 0)
+    assert pos.me[0] == 1
+
+
 def test_both_colours_on_one_point_rejected():
     bad = Position()
     bad.me[5] = 15
