@@ -35,18 +35,12 @@ def legal_steps(turn, position):
 
     Treat the list as read-only (non-doubles share it between calls).
     """
-    index = _index(turn)
-    if turn.double:
-        return index.steps(position)
-    return index[0].get(position.key())
+    return _index(turn).steps(position)
 
 
 def is_complete(turn, position):
     """True iff ``position`` is one of the turn's legal results."""
-    index = _index(turn)
-    if turn.double:
-        return index.decode(position) == _COMPLETE
-    return position.key() in index[1]
+    return _index(turn).is_complete(position)
 
 
 def _index(turn):
@@ -55,7 +49,7 @@ def _index(turn):
         if turn.double:
             index = _Doubles(turn)
         else:
-            index = _mixed_index(turn)
+            index = _Mixed(turn)
         setattr(turn, _INDEX, index)
     return index
 
@@ -153,6 +147,9 @@ class _Doubles:
         if total == self.n:
             return _OFF_PATH
         return total
+
+    def is_complete(self, position):
+        return self.decode(position) == _COMPLETE
 
     def steps(self, position):
         made = self.decode(position)
@@ -279,114 +276,158 @@ def _may_bear_off(me, s, t):
 
 
 # -- non-doubles ------------------------------------------------------------
-def _mixed_index(turn):
-    """``({position key: [steps]}, {result key: True})`` over every legal way to play."""
-    results = {}
-    for code in turn.plays:
-        results[turn.result(code).key()] = True
-    start = turn.position
-    ways = {start.key(): []}
-    if turn.dice_used == 0:
-        return ways, results
-    plays = []  # every legal way: (first, second or None), each (from, to, die)
-    pos = start.copy()
-    # one die only (O2): the die the legal plays use, high or low
-    single = turn.moves(turn.plays[0])[0][2] if turn.dice_used == 1 else 0
-    for d1, d2 in ((turn.high, turn.low), (turn.low, turn.high)):
-        if single and d1 != single:
-            continue
-        for a in range(BAR, 0, -1):
-            r1 = _move(pos, a, d1)
-            if r1 < 0:
-                continue
-            first = (a, r1 & 31, d1)
-            if single:
-                if pos.key() in results:
-                    plays.append((first, None))
-            else:
-                for b in range(BAR, 0, -1):
-                    r2 = _move(pos, b, d2)
-                    if r2 < 0:
-                        continue
-                    if pos.key() in results:
-                        plays.append((first, (b, r2 & 31, d2)))
-                    _unmove(pos, b, r2)
-            _unmove(pos, a, r1)
-    key0 = start.key()
-    for first, second in plays:
-        _add(ways, key0, first)
-        if second is None:
-            continue
-        _add(ways, _after(start, first), second)
-        # the same two moves the other way round, when the checkers allow it
-        if start.me[second[0]]:
-            _add(ways, key0, second)
-            pos = start.copy()
-            apply_move(pos, second[0], second[1])
-            if pos.me[first[0]]:
-                _add(ways, pos.key(), first)
-    for key in results:
-        if key not in ways:
-            ways[key] = []
-    return ways, results
+class _Mixed:
+    """Per-turn data for two different dice.
 
-
-def _after(position, step):
-    pos = position.copy()
-    apply_move(pos, step[0], step[1])
-    return pos.key()
-
-
-def _add(ways, key, step):
-    steps = ways.get(key)
-    if steps is None:
-        ways[key] = [step]
-    elif step not in steps:
-        steps.append(step)
-
-
-def _move(pos, s, d):
-    """Play die ``d`` from ``s`` if the rules allow it now.
-
-    Returns the target (0 = off) plus 32 when it hit a blot, or -1.
+    A legal play is one or two single moves (O1, O2); two moves are a legal
+    play iff they can be played highest source first. A position that differs
+    from the start by one move ``m`` offers every move ``m2`` of the other die
+    with ``{m, m2}`` legal; the start offers every move that belongs to some
+    legal play (worked out on the first call, then kept).
     """
-    m = pos.me
-    o = pos.opp
-    if not m[s] or (m[BAR] and s != BAR):
-        return -1
+
+    def __init__(self, turn):
+        self.turn = turn
+        self.start = turn.position
+        self.me = bytearray(26)
+        self.opp = bytearray(26)
+        self.first = None  # steps at the start position, once asked
+        self.results = None  # {result key: True}, once asked
+        # one die only (O2): the die every legal play uses
+        self.single = turn.moves(turn.plays[0])[0][2] if turn.dice_used == 1 else 0
+
+    def is_complete(self, position):
+        if self.results is None:
+            turn = self.turn
+            results = {}
+            for code in turn.plays:
+                results[turn.result(code).key()] = True
+            self.results = results
+        return position.key() in self.results
+
+    def steps(self, position):
+        turn = self.turn
+        start = self.start
+        if position.me == start.me and position.opp == start.opp:
+            if self.first is None:
+                self.first = self._first_steps()
+            return self.first
+        out = []
+        if turn.dice_used == 2:
+            # the one move made so far: one checker gone from s, one arrived at t
+            s = -1
+            t = -1
+            p0 = start.me
+            pm = position.me
+            for p in range(BAR + 1):
+                diff = pm[p] - p0[p]
+                if diff == -1 and s < 0 and p:
+                    s = p
+                elif diff == 1 and t < 0 and p < BAR:
+                    t = p
+                elif diff:
+                    s = BAR + 1  # more than one move: no second move to offer
+                    break
+            if 0 < s <= BAR and 0 <= t < s and self._one_move_away(position, s, t):
+                for d in (turn.high, turn.low):
+                    if (t and s - t == d) or (not t and s <= d):
+                        self._seconds(position, s, t, d, out)
+        if out:
+            return out
+        return [] if self.is_complete(position) else None
+
+    def _one_move_away(self, position, s, t):
+        """Is ``position`` the start with one checker moved s -> t (hitting as it must)?"""
+        me = self.me
+        opp = self.opp
+        me[:] = self.start.me
+        opp[:] = self.start.opp
+        me[s] -= 1
+        me[t] += 1
+        if t and opp[25 - t] == 1:
+            opp[25 - t] = 0
+            opp[BAR] += 1
+        return me == position.me and opp == position.opp
+
+    def _first_steps(self):
+        """Every single move of every legal play, from the start position."""
+        turn = self.turn
+        start = self.start
+        out = []
+        if turn.dice_used == 0:
+            return out
+        pos = self.start.copy()
+        for d in (turn.high, turn.low):
+            if self.single and d != self.single:
+                continue
+            for s in range(BAR, 0, -1):
+                if not start.me[s]:
+                    continue
+                t = s - d if s > d else 0
+                if self.single:
+                    self.me[:] = start.me
+                    self.opp[:] = start.opp
+                    if _legal_move(self.me, self.opp, s, d):
+                        out.append((s, t, d))
+                    continue
+                pos.me[:] = start.me
+                pos.opp[:] = start.opp
+                apply_move(pos, s, t)
+                found = []
+                self._seconds(pos, s, t, d, found, True)
+                if found:
+                    out.append((s, t, d))
+        return out
+
+    def _seconds(self, position, s, t, d, out, one=False):
+        """Add the moves of the other die that make a legal play with ``s -> t`` (die d)."""
+        turn = self.turn
+        d2 = turn.low if d == turn.high else turn.high
+        me = self.me
+        opp = self.opp
+        start = self.start
+        pm = position.me
+        for s2 in range(BAR, 0, -1):
+            if not pm[s2]:
+                continue
+            t2 = s2 - d2 if s2 > d2 else 0
+            step = (s2, t2, d2)
+            if step in out:
+                continue
+            # the pair, highest source first, from the start
+            me[:] = start.me
+            opp[:] = start.opp
+            if s >= s2:
+                ok = _legal_move(me, opp, s, d) and _legal_move(me, opp, s2, d2)
+            else:
+                ok = _legal_move(me, opp, s2, d2) and _legal_move(me, opp, s, d)
+            if ok:
+                out.append(step)
+                if one:
+                    return
+
+
+def _legal_move(me, opp, s, d):
+    """Play die ``d`` from ``s`` on the arrays if the rules allow it now."""
+    if not me[s] or (me[BAR] and s != BAR):
+        return False
     t = s - d
     if t >= 1:
-        hit = o[25 - t]
-        if hit >= 2:
-            return -1
-        m[s] -= 1
-        m[t] += 1
-        if hit:
-            o[25 - t] = 0
-            o[BAR] += 1
-            return t + 32
-        return t
+        if opp[25 - t] >= 2:
+            return False
+        me[s] -= 1
+        me[t] += 1
+        if opp[25 - t]:
+            opp[25 - t] = 0
+            opp[BAR] += 1
+        return True
     for p in range(7, BAR + 1):
-        if m[p]:
-            return -1
+        if me[p]:
+            return False
     if t < 0:
         for p in range(s + 1, 7):
-            if m[p]:
-                return -1
-    m[s] -= 1
-    m[0] += 1
-    return 0
-
-
-def _unmove(pos, s, result):
-    """Undo ``_move`` given its return value."""
-    m = pos.me
-    t = result & 31
-    m[s] += 1
-    if t:
-        m[t] -= 1
-        if result & 32:
-            pos.opp[25 - t] = 1
-            pos.opp[BAR] -= 1
-    else:
-        m[0] -= 1
+            if me[p]:
+                return False
+    me[s] -= 1
+    me[0] += 1
+    return True
