@@ -92,7 +92,7 @@ class Reference:
             plays = [c for c in plays if c[0][0][2] == hi]
         self.plays = plays  # every legal multiset of moves (several may give one result)
         self.results = {}
-        for moves, pos in plays:
+        for _, pos in plays:
             self.results[pos.key()] = pos
 
     def steps(self):

@@ -572,7 +572,7 @@ def _choose(legal):
 
 def _ambiguity(legal):
     texts = []
-    for pos, _, done in legal:
+    for _, _, done in legal:
         text = format_play([(s, t, hit or None) for s, t, hit, _ in done])
         if text not in texts:
             texts.append(text)

@@ -297,8 +297,18 @@ class _Mixed:
         self.single = turn.moves(turn.plays[0])[0][2] if turn.dice_used == 1 else 0
 
     def is_complete(self, position):
+        turn = self.turn
+        start = self.start
+        if position.me == start.me and position.opp == start.opp:
+            return turn.dice_used == 0
+        if turn.dice_used == 2:
+            moved = self._one_move(position)
+            if moved >= 0:
+                s = moved >> 5
+                t = moved & 31
+                if t and (s - t == turn.high or s - t == turn.low):
+                    return False  # one die played: a second must follow
         if self.results is None:
-            turn = self.turn
             results = {}
             for code in turn.plays:
                 results[turn.result(code).key()] = True
@@ -314,27 +324,37 @@ class _Mixed:
             return self.first
         out = []
         if turn.dice_used == 2:
-            # the one move made so far: one checker gone from s, one arrived at t
-            s = -1
-            t = -1
-            p0 = start.me
-            pm = position.me
-            for p in range(BAR + 1):
-                diff = pm[p] - p0[p]
-                if diff == -1 and s < 0 and p:
-                    s = p
-                elif diff == 1 and t < 0 and p < BAR:
-                    t = p
-                elif diff:
-                    s = BAR + 1  # more than one move: no second move to offer
-                    break
-            if 0 < s <= BAR and 0 <= t < s and self._one_move_away(position, s, t):
+            moved = self._one_move(position)
+            if moved >= 0:
+                s = moved >> 5
+                t = moved & 31
                 for d in (turn.high, turn.low):
                     if (t and s - t == d) or (not t and s <= d):
                         self._seconds(position, s, t, d, out)
         if out:
             return out
         return [] if self.is_complete(position) else None
+
+    def _one_move(self, position):
+        """``from * 32 + to`` if ``position`` is the start with one checker moved
+        (hitting as it must), else -1."""
+        s = -1
+        t = -1
+        p0 = self.start.me
+        pm = position.me
+        for p in range(BAR + 1):
+            diff = pm[p] - p0[p]
+            if not diff:
+                continue
+            if diff == -1 and s < 0 and p:
+                s = p
+            elif diff == 1 and t < 0 and p < BAR:
+                t = p
+            else:
+                return -1
+        if s < 0 or t < 0 or (t and t >= s) or not self._one_move_away(position, s, t):
+            return -1
+        return s * 32 + t
 
     def _one_move_away(self, position, s, t):
         """Is ``position`` the start with one checker moved s -> t (hitting as it must)?"""
@@ -350,13 +370,19 @@ class _Mixed:
         return me == position.me and opp == position.opp
 
     def _first_steps(self):
-        """Every single move of every legal play, from the start position."""
+        """Every single move of every legal play that can be made from the start."""
         turn = self.turn
         start = self.start
         out = []
         if turn.dice_used == 0:
             return out
-        pos = self.start.copy()
+        me = self.me
+        opp = self.opp
+        o = start.opp
+        pos = start.copy()
+        outside = 0
+        for p in range(7, BAR + 1):
+            outside += start.me[p]
         for d in (turn.high, turn.low):
             if self.single and d != self.single:
                 continue
@@ -364,14 +390,20 @@ class _Mixed:
                 if not start.me[s]:
                     continue
                 t = s - d if s > d else 0
+                if t and o[25 - t] >= 2:
+                    continue  # a closed point
+                if not t and outside > 1:
+                    continue  # the other die brings home one checker at most
+                if s != BAR and start.me[BAR] > 1:
+                    continue  # both dice must enter
                 if self.single:
-                    self.me[:] = start.me
-                    self.opp[:] = start.opp
-                    if _legal_move(self.me, self.opp, s, d):
+                    me[:] = start.me
+                    opp[:] = o
+                    if _play(me, opp, s, d) >= 0:
                         out.append((s, t, d))
                     continue
                 pos.me[:] = start.me
-                pos.opp[:] = start.opp
+                pos.opp[:] = o
                 apply_move(pos, s, t)
                 found = []
                 self._seconds(pos, s, t, d, found, True)
@@ -380,54 +412,87 @@ class _Mixed:
         return out
 
     def _seconds(self, position, s, t, d, out, one=False):
-        """Add the moves of the other die that make a legal play with ``s -> t`` (die d)."""
+        """Add the moves of the other die that make a legal play with ``s -> t`` (die d).
+
+        A pair is legal iff it can be played highest source first from the start.
+        """
         turn = self.turn
         d2 = turn.low if d == turn.high else turn.high
         me = self.me
         opp = self.opp
-        start = self.start
+        me[:] = self.start.me
+        opp[:] = self.start.opp
         pm = position.me
-        for s2 in range(BAR, 0, -1):
-            if not pm[s2]:
-                continue
-            t2 = s2 - d2 if s2 > d2 else 0
-            step = (s2, t2, d2)
-            if step in out:
-                continue
-            # the pair, highest source first, from the start
-            me[:] = start.me
-            opp[:] = start.opp
-            if s >= s2:
-                ok = _legal_move(me, opp, s, d) and _legal_move(me, opp, s2, d2)
-            else:
-                ok = _legal_move(me, opp, s2, d2) and _legal_move(me, opp, s, d)
-            if ok:
-                out.append(step)
-                if one:
-                    return
+        # second moves from s or below: ``s -> t`` first
+        r1 = _play(me, opp, s, d)
+        if r1 >= 0:
+            for s2 in range(s, 0, -1):
+                if pm[s2]:
+                    r2 = _play(me, opp, s2, d2)
+                    if r2 >= 0:
+                        _unplay(me, opp, s2, r2)
+                        step = (s2, r2 & 31, d2)
+                        if step not in out:
+                            out.append(step)
+                            if one:
+                                return
+            _unplay(me, opp, s, r1)
+        # second moves from above s: they come first
+        for s2 in range(BAR, s, -1):
+            if pm[s2]:
+                r2 = _play(me, opp, s2, d2)
+                if r2 >= 0:
+                    r1 = _play(me, opp, s, d)
+                    if r1 >= 0:
+                        _unplay(me, opp, s, r1)
+                    _unplay(me, opp, s2, r2)
+                    if r1 >= 0:
+                        step = (s2, r2 & 31, d2)
+                        if step not in out:
+                            out.append(step)
+                            if one:
+                                return
 
 
-def _legal_move(me, opp, s, d):
-    """Play die ``d`` from ``s`` on the arrays if the rules allow it now."""
+def _play(me, opp, s, d):
+    """Play die ``d`` from ``s`` on the arrays if the rules allow it now.
+
+    Returns the target (0 = off), plus 32 when a blot was hit; -1 if illegal.
+    """
     if not me[s] or (me[BAR] and s != BAR):
-        return False
+        return -1
     t = s - d
     if t >= 1:
-        if opp[25 - t] >= 2:
-            return False
+        hit = opp[25 - t]
+        if hit >= 2:
+            return -1
         me[s] -= 1
         me[t] += 1
-        if opp[25 - t]:
+        if hit:
             opp[25 - t] = 0
             opp[BAR] += 1
-        return True
+            return t + 32
+        return t
     for p in range(7, BAR + 1):
         if me[p]:
-            return False
+            return -1
     if t < 0:
         for p in range(s + 1, 7):
             if me[p]:
-                return False
+                return -1
     me[s] -= 1
     me[0] += 1
-    return True
+    return 0
+
+
+def _unplay(me, opp, s, played):
+    """Undo ``_play`` given what it returned."""
+    t = played & 31
+    me[s] += 1
+    if t:
+        me[t] -= 1
+        if played & 32:
+            opp[25 - t] = 1
+            opp[BAR] -= 1
+    else:
+        me[0] -= 1

@@ -45,7 +45,8 @@ def assert_results(position, dice, plays):
     assert len(set(keys(got))) == len(got), "a result is offered twice"
     expected = [after(position, text) for text in plays]
     assert len(set(keys(expected))) == len(plays), "test lists the same result twice"
-    assert keys(got) == keys(expected), "%s %r: got %s" % (position.describe(), dice, [turn.notation(c) for c in turn.plays])
+    offered = [turn.notation(c) for c in turn.plays]
+    assert keys(got) == keys(expected), "%s %r: got %s" % (position.describe(), dice, offered)
     for text in plays:
         assert_legal(position, dice, text)
     # every offered play, written in notation with its hits, checks back to itself
