@@ -6,7 +6,10 @@ scenario's plays, written one die per segment, with ``apply_move``, or from
 the scenario's own ``M{...}`` text. Runs under CPython and MicroPython.
 """
 
+from pipcore.cube import CubeError
+from pipcore.match import Referee
 from pipcore.notation import parse_play
+from pipcore.options import make_options
 from pipcore.position import BAR, Position
 from pipcore.rules import (
     BACKGAMMON,
@@ -99,6 +102,23 @@ def test_bg02_opening_plays_five_three():
     assert turn.dice_used == 2 and not turn.double
     assert_legal(start, (3, 5), "8/3 6/3", pos({24: 2, 13: 5, 8: 2, 6: 4, 3: 2}, {1: 2, 12: 5, 17: 3, 19: 5}))
     assert after(start, "8/3 6/3") in turn.results()
+
+
+def test_bg02_opening_roll_through_the_referee():
+    ref = Referee(make_options({}))
+    ref.new_game()
+    assert ref.opening_roll(4, 4) is None  # tie: both roll again, nobody moves
+    assert ref.cube.value == 1 and ref.position == Position.start()
+    assert ref.opening_roll(3, 5) == 1  # B's 5 beats A's 3: B moves first with 5-3
+    assert sorted(ref.dice) == [3, 5]
+    try:
+        ref.double()
+    except CubeError:
+        pass
+    else:
+        raise AssertionError("the opening player doubled before his first play")
+    ref.play(parse_play("8/3 6/3"))
+    assert ref.turn == 0
 
 
 def test_bg03_both_intermediate_points_closed():
