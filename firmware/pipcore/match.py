@@ -11,7 +11,8 @@
 """
 
 from pipcore.compat import const
-from pipcore.cube import BEAVER, CENTRE, DROP, OFFER, RACCOON, TAKE, Cube, CubeError
+from pipcore.cube import (BEAVER, BEAVERED, CENTRE, DROP, IDLE, OFFER, OFFERED, RACCOON, RACCOONED, TAKE, Cube,
+                          CubeError)
 from pipcore.position import Position
 from pipcore.rules import (BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, single_move_error,
                            winner_of)
@@ -165,7 +166,8 @@ class MatchState:
         if self.doubled:
             if d0:
                 raise MatchIdError("a double is pending but the dice are already rolled")
-            if self.turn == self.on_roll:
+            if self.turn == self.on_roll and (self.length or self.cube_owner != 1 - self.on_roll):
+                # (only after a beaver does the doubler answer: money play, the beaverer owns the cube)
                 raise MatchIdError("a double is pending but the doubler is to act")
             if self.resigned:
                 raise MatchIdError("a double and a resignation cannot both be pending")
@@ -272,6 +274,63 @@ class MatchState:
             except MatchIdError as exc:
                 raise MatchIdError("Match ID %r: %s" % (text, exc))
         return state
+
+
+def cube_of(state, options):
+    """A Cube in the state a MatchState describes (for questions such as "may he double?").
+
+    ``options`` are the game's options; a pending double (gnubg's fDoubled)
+    is a plain offer, a beaver (the doubler answers) or a raccoon (the cube
+    already belongs to the player who answers).
+    """
+    cube = Cube(options, crawford_game=state.crawford)
+    cube.value = state.cube_value
+    cube.owner = state.cube_owner
+    if state.game_state != GAME_PLAYING:
+        return cube
+    cube.start_turn(state.on_roll)
+    if state.dice[0]:
+        cube.rolled = True
+    if state.doubled:
+        cube.doubler = state.on_roll
+        cube.offered_this_turn = True
+        cube.player_doubled = True
+        if state.turn == state.on_roll:
+            cube.state = BEAVERED
+        elif state.cube_owner == state.turn:
+            cube.state = RACCOONED
+        else:
+            cube.state = OFFERED
+        cube.stake = cube.value
+        cube.offered_value = cube.value * 2 if cube.state != OFFERED else cube.next_value(cube.value)
+    return cube
+
+
+def state_after(state, cube, action, player=None):
+    """Apply a cube action (OFFER..RACCOON) to ``cube`` (from ``cube_of(state)``).
+
+    Returns ``(new_state, drop_result)``; ``drop_result`` is ``(winner,
+    points)`` when the action was a drop, else None. Raises CubeError.
+    """
+    if state.game_state != GAME_PLAYING:
+        raise CubeError("no game is being played")
+    if player is None:
+        player = state.turn
+    result = cube.act(action, player)
+    new = MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=state.on_roll, crawford=state.crawford,
+                     game_state=GAME_PLAYING, turn=state.on_roll, doubled=False, dice=state.dice,
+                     length=state.length, score=state.score, jacoby=state.jacoby)
+    if result is not None:
+        winner, points = result
+        score = list(state.score)
+        score[winner] += points
+        new.score = (score[0], score[1])
+        new.game_state = GAME_DROPPED
+        new.turn = player
+    elif cube.state != IDLE:
+        new.doubled = True
+        new.turn = cube.responder()
+    return new, result
 
 
 def decode_match_id(match_id):

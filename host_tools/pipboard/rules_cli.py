@@ -14,6 +14,13 @@ use the same Position ID container, see docs/positions.md), ``"first_turn":
 true`` (the mover's first turn: long nardy's head-rule exceptions) and
 ``"options": {...}`` with RULES.md's option names (``caucasian``,
 ``caucasianScope``, ``jailBearOff``, ``lnBlockCheck``, ...).
+
+With ``"match_id"`` (gnubg Match ID) the answer is given in a full match
+context: the cube (value, owner, whether the player may double and why not),
+the cube actions allowed now, and the plays when the dice are known (from
+``dice`` or the Match ID). With ``"action"`` (``double``, ``take``, ``drop``,
+``beaver``, ``raccoon``) the action is checked and the Match ID after it is
+returned. See docs/rules-cli.md.
 """
 
 import json
@@ -34,6 +41,8 @@ def answer(request):
         raise RequestError("each line must be a JSON object")
     if "position_id" not in request:
         raise RequestError("missing 'position_id'")
+    if "match_id" in request or "action" in request:
+        return answer_in_match(request)
     if "dice" not in request:
         raise RequestError("missing 'dice'")
     dice = request["dice"]
@@ -81,3 +90,70 @@ def run(stdin, stdout):
         stdout.write(json.dumps(handle_line(line)) + "\n")
         stdout.flush()
     return 0
+
+
+# -- match context: "match_id" and cube actions (docs/rules-cli.md) --------------
+def answer_in_match(request):
+    """Answer a request that carries a Match ID (and maybe a cube action)."""
+    from pipcore.cube import ACTION_NAMES, ACTIONS, CENTRE
+    from pipcore.match import GAME_PLAYING, MatchState, cube_of, state_after
+    from pipcore.options import make_options
+
+    if "match_id" not in request:
+        raise RequestError("a cube 'action' needs the 'match_id' it applies to")
+    if not isinstance(request["match_id"], str):
+        raise RequestError("'match_id' must be a string of 12 characters")
+    state = MatchState.decode(request["match_id"])
+    given = request.get("options", {})
+    if not isinstance(given, dict):
+        raise RequestError("'options' must be an object of RULES.md option names")
+    if "matchLength" in given and given["matchLength"] != state.length:
+        raise RequestError("options say matchLength %r but the Match ID says %d" % (given["matchLength"],
+                                                                                    state.length))
+    given = dict(given)
+    given["matchLength"] = state.length
+    if not state.length and "jacoby" not in given:
+        given["jacoby"] = state.jacoby
+    options = make_options(given)
+    cube = cube_of(state, options)
+    out = {"position_id": request["position_id"], "match_id": request["match_id"]}
+    if "action" in request:
+        name = request["action"]
+        if name not in ACTIONS:
+            raise RequestError("'action' must be one of %s" % ", ".join(sorted(ACTIONS)))
+        player = request.get("player")
+        if player is not None and player not in (0, 1):
+            raise RequestError("'player' must be 0 or 1")
+        new_state, dropped = state_after(state, cube, ACTIONS[name], player)
+        out["action"] = name
+        out["match_id_after"] = new_state.encode()
+        if dropped is not None:
+            out["result"] = {"winner": dropped[0], "points": dropped[1]}
+        return out
+    playing = state.game_state == GAME_PLAYING
+    out["cube"] = {"value": cube.value, "owner": "centre" if cube.owner == CENTRE else cube.owner,
+                   "crawford": bool(state.crawford)}
+    actions = []
+    if playing and state.doubled:
+        actions = [ACTION_NAMES[a] for a in cube.answers()]
+    elif playing and not state.dice[0]:
+        reason = cube.offer_error(state.on_roll)
+        out["cube"]["may_double"] = reason is None
+        if reason:
+            out["cube"]["no_double"] = reason
+        else:
+            actions = ["double"]
+    out["cube_actions"] = actions
+    dice = request.get("dice")
+    if dice is None and playing and state.dice[0]:
+        dice = [state.dice[0], state.dice[1]]
+    if dice is not None:
+        inner = dict(request)
+        for key in ("match_id", "action", "player"):
+            inner.pop(key, None)
+        inner["dice"] = dice
+        inner["options"] = {k: v for k, v in options.items() if k in request.get("options", {})}
+        plays = answer(inner)
+        out["dice"] = plays["dice"]
+        out["plays"] = plays["plays"]
+    return out
