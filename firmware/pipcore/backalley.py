@@ -1,0 +1,757 @@
+"""Back Alley, the four-player trick-taking card game (RULES.md section 5).
+
+A pure rules engine: no I/O, no clock. Randomness comes only from a
+caller-supplied ``rng`` (anything with ``randrange(n)``: ``random.Random``
+on CPython, the ``random`` module on MicroPython) or from a shuffled deck
+the caller passes to ``Game.deal``.
+
+* Cards are small ints: ``suit * 13 + rank`` (suits clubs, diamonds, hearts,
+  spades = 0..3; ranks 2..A = 0..12), Little Joker 52, Big Joker 53. Their
+  text forms round-trip: ``card_text`` gives ``"AS"``, ``"10H"``, ``"LJ"``,
+  ``"BJ"``; ``card_symbol`` gives RULES.md's ``"♠A"``; ``parse_card`` reads
+  both (and ``"A♠"``, ``"TH"``, any case).
+* Seats are N, E, S, W = 0..3 clockwise; teams NS = 0 and EW = 1 (a seat's
+  team is ``seat % 2``).
+* ``Deal`` referees one deal: bidding, then ``h`` tricks. ``Game`` runs the
+  25 counted deals with the dealer rotation, redeals and scores.
+
+Every refused action raises a subclass of ``BackAlleyError`` (a
+``ValueError``) whose message says what is wrong, and changes nothing.
+"""
+
+from pipcore.compat import const
+
+# -- seats and teams --------------------------------------------------------
+N = const(0)
+E = const(1)
+S = const(2)
+W = const(3)
+SEAT_NAMES = "NESW"
+NS = const(0)
+EW = const(1)
+TIE = const(-1)  # Game.winner() when the final scores are equal
+TEAM_NAMES = ("NS", "EW")
+
+# -- cards ------------------------------------------------------------------
+CLUBS = const(0)
+DIAMONDS = const(1)
+HEARTS = const(2)
+SPADES = const(3)
+NO_TRUMP = const(-1)  # the trump of a deal whose upcard is a joker
+LJ = const(52)
+BJ = const(53)
+DECK_SIZE = const(54)
+SUIT_LETTERS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+_SUIT_WHITE = "♧♢♡♤"  # also accepted when parsing
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_TEXTS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+# -- deals and calls ----------------------------------------------------------
+DEALS = const(25)
+MAX_HAND = const(13)
+PASS = const(0)
+BOARD = const(-1)
+BOARD_NAMES = ("board", "double board", "triple board", "quadruple board")
+
+# phases
+DEALING = const(0)  # Game: waiting for the next deal
+BIDDING = const(1)
+PLAYING = const(2)
+FINISHED = const(3)  # Deal: every trick played
+PASSED_OUT = const(4)  # Deal: all four passed, to be redealt
+GAME_OVER = const(5)  # Game: 25 counted deals played
+PHASE_NAMES = ("dealing", "bidding", "playing", "finished", "passed out", "game over")
+
+
+class BackAlleyError(ValueError):
+    """Base of every Back Alley refusal; ``str()`` says what is wrong."""
+
+
+class CardError(BackAlleyError):
+    """A text or value that is not one of the 54 cards."""
+
+
+class DeckError(BackAlleyError):
+    """A deck or a set of hands that cannot come from one 54-card pack."""
+
+
+class CallError(BackAlleyError):
+    """A call the bidding rules do not allow (5.6)."""
+
+
+class PlayError(BackAlleyError):
+    """A card the player does not hold or may not play (5.8)."""
+
+
+class TurnError(BackAlleyError):
+    """An action by a seat that is not the one to act."""
+
+
+class PhaseError(BackAlleyError):
+    """An action the game is not waiting for (a card during the bidding...)."""
+
+
+# -- cards ------------------------------------------------------------------
+def suit_of(card):
+    """Printed suit 0..3 of a card; -1 for a joker."""
+    return -1 if card >= LJ else card // 13
+
+
+def rank_of(card):
+    """Rank 0 (two) .. 12 (ace); LJ 13 and BJ 14, so it orders trumps too."""
+    return card - 39 if card >= LJ else card % 13
+
+
+def _check_card(card):
+    if type(card) is not int or card < 0 or card >= DECK_SIZE:
+        raise CardError("%r is not a card (cards are 0..53)" % (card,))
+    return card
+
+
+def card_text(card):
+    """ASCII text of a card: ``"AS"``, ``"10H"``, ``"2C"``, ``"LJ"``, ``"BJ"``."""
+    _check_card(card)
+    if card == BJ:
+        return "BJ"
+    if card == LJ:
+        return "LJ"
+    return RANK_TEXTS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_symbol(card):
+    """Text of a card as RULES.md writes it: ``"♠A"``, ``"♥10"``, ``"LJ"``."""
+    _check_card(card)
+    if card >= LJ:
+        return card_text(card)
+    return SUIT_SYMBOLS[card // 13] + RANK_TEXTS[card % 13]
+
+
+def _suit_index(char):
+    for table in (SUIT_LETTERS, SUIT_SYMBOLS, _SUIT_WHITE):
+        i = table.find(char)
+        if i >= 0:
+            return i
+    return -1
+
+
+def parse_card(text):
+    """The card named by ``text`` (``"AS"``, ``"As"``, ``"♠A"``, ``"A♠"``, ``"10H"``, ``"TH"``, ``"BJ"``)."""
+    if type(text) is not str:
+        raise CardError("%r is not a card text" % (text,))
+    t = text.strip().upper()
+    if t in ("BJ", "LJ"):
+        return BJ if t == "BJ" else LJ
+    suit = -1
+    if len(t) >= 2:
+        suit = _suit_index(t[0]) if t[0] in SUIT_SYMBOLS or t[0] in _SUIT_WHITE else -1
+        if suit >= 0:
+            rank_text = t[1:]
+        else:
+            suit = _suit_index(t[-1])
+            rank_text = t[:-1]
+    if suit >= 0:
+        if rank_text == "T":
+            rank_text = "10"
+        for rank in range(13):
+            if RANK_TEXTS[rank] == rank_text:
+                return suit * 13 + rank
+    raise CardError("%r is not a card (write a rank 2-10, J, Q, K, A and a suit C, D, H, S, "
+                    "as in AS or 10H; jokers are BJ and LJ)" % (text,))
+
+
+def parse_cards(text):
+    """A list of cards from text separated by spaces or commas: ``"AS LJ 10H"``."""
+    return [parse_card(word) for word in text.replace(",", " ").split()]
+
+
+def cards_text(cards):
+    """Text of several cards, ``card_text`` forms separated by spaces (``parse_cards`` reads it back)."""
+    return " ".join(card_text(c) for c in cards)
+
+
+def _as_card(card):
+    return parse_card(card) if type(card) is str else _check_card(card)
+
+
+def new_deck():
+    """The 54 cards in order: clubs 2..A, diamonds, hearts, spades, LJ, BJ."""
+    return list(range(DECK_SIZE))
+
+
+def shuffled_deck(rng):
+    """A deck shuffled by ``rng.randrange`` (Fisher-Yates)."""
+    deck = new_deck()
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# -- trump and ranking (5.5) ------------------------------------------------------
+def trump_of(upcard):
+    """Trump suit set by the turned card; ``NO_TRUMP`` for a joker (5.4)."""
+    return NO_TRUMP if _check_card(upcard) >= LJ else upcard // 13
+
+
+def is_trump(card, trump):
+    """True for a card of the trump suit or a joker (jokers are always trumps)."""
+    if trump == NO_TRUMP:
+        return False
+    return card >= LJ or card // 13 == trump
+
+
+def played_suit(card, trump):
+    """The suit a card counts as: ``trump`` for a joker in a trump deal, else its printed suit."""
+    if card >= LJ:
+        return trump
+    return card // 13
+
+
+def ranking(suit, trump):
+    """Cards of ``suit`` (counting jokers as trumps), highest first, as in the table of 5.5."""
+    cards = [suit * 13 + r for r in range(12, -1, -1)]
+    if suit == trump:
+        cards = [BJ, LJ] + cards
+    return cards
+
+
+def card_power(card, led_suit, trump):
+    """Strength of a card in a trick led in ``led_suit``: trumps beat the led suit, which beats the rest."""
+    if is_trump(card, trump):
+        return 100 + rank_of(card)
+    if card // 13 == led_suit:
+        return 50 + rank_of(card)
+    return -1
+
+
+def trick_winner(cards, leader, trump):
+    """Seat winning a trick whose ``cards`` were played in order starting with ``leader`` (5.8)."""
+    led_suit = played_suit(cards[0], trump)
+    best = 0
+    best_power = card_power(cards[0], led_suit, trump)
+    for i in range(1, len(cards)):
+        power = card_power(cards[i], led_suit, trump)
+        if power > best_power:
+            best, best_power = i, power
+    return (leader + best) % 4
+
+
+# -- legal cards (5.8) --------------------------------------------------------------
+def legal_leads(hand, trump, trump_broken=False, board_caller=False):
+    """Cards of ``hand`` that may be led; never empty for a non-empty hand."""
+    if trump == NO_TRUMP or trump_broken or board_caller:
+        return list(hand)
+    plain = [c for c in hand if not is_trump(c, trump)]
+    return plain if plain else list(hand)
+
+
+def legal_follows(hand, led, trump):
+    """Cards of ``hand`` that may follow the card ``led``; never empty for a non-empty hand."""
+    if led >= LJ and trump != NO_TRUMP:
+        trumps = [c for c in hand if is_trump(c, trump)]
+        if not trumps:
+            return list(hand)
+        # BJ led: the highest trump; LJ led: the lowest (the BJ if it is the only one)
+        pick = trumps[0]
+        for c in trumps:
+            if (rank_of(c) > rank_of(pick)) if led == BJ else (rank_of(c) < rank_of(pick)):
+                pick = c
+        return [pick]
+    suit = played_suit(led, trump)
+    same = [c for c in hand if played_suit(c, trump) == suit]
+    return same if same else list(hand)
+
+
+# -- the schedule (5.3) ---------------------------------------------------------------
+def hand_size(number):
+    """Cards per player in counted deal ``number`` (1..25): 13, 12, ..., 1, ..., 12, 13."""
+    if type(number) is not int or number < 1 or number > DEALS:
+        raise BackAlleyError("deal %r does not exist: a game has deals 1..%d" % (number, DEALS))
+    return 14 - number if number <= 13 else number - 12
+
+
+# -- calls (5.6) ------------------------------------------------------------------------
+def call_text(call):
+    """``"Pass"``, ``"Board"`` or the number."""
+    if call == PASS:
+        return "Pass"
+    if call == BOARD:
+        return "Board"
+    return str(call)
+
+
+def parse_call(text):
+    """A call from text: ``"pass"``/``"p"``, ``"board"``/``"b"``, or a number."""
+    if type(text) is not str:
+        raise CallError("%r is not a call (say Pass, Board or a number)" % (text,))
+    t = text.strip().lower()
+    if t in ("pass", "p"):
+        return PASS
+    if t in ("board", "b"):
+        return BOARD
+    if t.isdigit():
+        value = int(t)
+        if value > 0:
+            return value
+    raise CallError("%r is not a call (say Pass, Board or a number)" % (text,))
+
+
+def _as_call(call):
+    if type(call) is str:
+        return parse_call(call)
+    if type(call) is not int:
+        raise CallError("%r is not a call (say Pass, Board or a number)" % (call,))
+    return call
+
+
+def legal_calls(h):
+    """Every call allowed with ``h`` cards: Pass, 1..h-1, Board (5.6, [I-33])."""
+    return [PASS] + list(range(1, h)) + [BOARD]
+
+
+def check_call(call, h):
+    """Raise CallError unless ``call`` is allowed with ``h`` cards."""
+    if call == PASS or call == BOARD:
+        return
+    if type(call) is not int or call < 0:
+        raise CallError("%r is not a call (say Pass, Board or a number)" % (call,))
+    if h == 1:
+        raise CallError("%d is not a legal call with 1 card (only Pass or Board)" % call)
+    if call >= h:
+        raise CallError("%d is not a legal call with %d cards (at most %d)" % (call, h, h - 1))
+
+
+class Contract:
+    """A team's contract for one deal: ``board`` multiplier (0 for none) or ``tricks`` to take."""
+
+    def __init__(self, tricks=0, board=0):
+        self.tricks = tricks
+        self.board = board
+
+    def __eq__(self, other):
+        return isinstance(other, Contract) and self.tricks == other.tricks and self.board == other.board
+
+    def __repr__(self):
+        return "Contract(tricks=%d, board=%d)" % (self.tricks, self.board)
+
+    def text(self):
+        """``"board x2"`` or the number of tricks."""
+        return "board x%d" % self.board if self.board else str(self.tricks)
+
+    def score(self, taken, h):
+        """Points for taking ``taken`` of ``h`` tricks (5.9)."""
+        if self.board:
+            return 10 * h * self.board if taken == h else -10 * h * self.board
+        if taken >= self.tricks:
+            return 5 * self.tricks + taken - self.tricks
+        return -5 * self.tricks
+
+
+def contracts(calls, first_bidder):
+    """``[NS contract, EW contract]`` from the four calls in bidding order ([I-30])."""
+    result = [Contract(), Contract()]
+    boards = 0
+    for i in range(len(calls)):
+        team = result[(first_bidder + i) % 2]
+        call = calls[i]
+        if call == BOARD:
+            boards += 1
+            team.board = boards  # the k-th board is k-fold; a later one is always larger
+        elif call != PASS:
+            team.tricks += call
+    for team in result:
+        if team.board:
+            team.tricks = 0  # the partner's number no longer matters
+    return result
+
+
+def opening_leader(calls, first_bidder):
+    """Seat leading to the first trick (5.7); None when every call was Pass."""
+    best = None
+    best_call = PASS
+    for i in range(len(calls)):
+        call = calls[i]
+        if call == BOARD:
+            best, best_call = i, BOARD  # the last Board call wins
+        elif call != PASS and best_call != BOARD and call > best_call:
+            best, best_call = i, call  # strictly higher: the first of equal numbers keeps the lead
+    return None if best is None else (first_bidder + best) % 4
+
+
+def _seat(seat):
+    if type(seat) is str and len(seat) == 1 and seat.upper() in SEAT_NAMES:
+        return SEAT_NAMES.index(seat.upper())
+    if type(seat) is not int or seat < 0 or seat > 3:
+        raise TurnError("%r is not a seat (N, E, S, W or 0..3)" % (seat,))
+    return seat
+
+
+def seat_name(seat):
+    return SEAT_NAMES[seat]
+
+
+# -- one deal ---------------------------------------------------------------------------
+def _check_pack(cards, what):
+    seen = bytearray(DECK_SIZE)
+    for c in cards:
+        if type(c) is not int or c < 0 or c >= DECK_SIZE:
+            raise DeckError("%s: %r is not a card" % (what, c))
+        if seen[c]:
+            raise DeckError("%s: %s appears twice" % (what, card_text(c)))
+        seen[c] = 1
+    return seen
+
+
+def deal_cards(deck, dealer, h, number=1):
+    """Deal ``h`` cards each from a shuffled 54-card ``deck`` (5.4) and return the ``Deal``.
+
+    Cards go one at a time clockwise from the dealer's left; ``deck[4h]`` is the
+    upcard and the rest is the stock. If the upcard is a joker, the player holding
+    the other joker discards it and takes the next stock card ([I-27]).
+    """
+    deck = list(deck)
+    if len(deck) != DECK_SIZE:
+        raise DeckError("a deck has %d cards, not %d" % (DECK_SIZE, len(deck)))
+    _check_pack(deck, "the deck")
+    if type(h) is not int or h < 1 or h > MAX_HAND:
+        raise DeckError("a hand has 1..%d cards, not %r" % (MAX_HAND, h))
+    dealer = _seat(dealer)
+    hands = [[], [], [], []]
+    for j in range(4 * h):
+        hands[(dealer + 1 + j) % 4].append(deck[j])
+    upcard = deck[4 * h]
+    stock = deck[4 * h + 1:]
+    discarded = None
+    if upcard >= LJ:
+        other = BJ + LJ - upcard
+        for hand in hands:
+            if other in hand:
+                hand[hand.index(other)] = stock.pop(0)
+                discarded = other
+    return Deal(dealer, hands, upcard, number, stock, discarded)
+
+
+class Deal:
+    """The bidding and play of one deal.
+
+    ``hands[seat]`` are the cards each seat still holds; ``calls`` the calls in
+    bidding order (the dealer's left first); ``trick`` the cards of the trick in
+    progress in play order from ``trick_leader``; ``tricks`` the finished tricks
+    as ``(leader, cards, winner)``; ``taken[seat]`` tricks won per seat.
+    ``Deal(dealer, hands, upcard)`` sets up any position (the stock is then
+    every other card); ``deal_cards`` deals from a deck.
+    """
+
+    def __init__(self, dealer, hands, upcard, number=1, stock=None, discarded=None):
+        dealer = _seat(dealer)
+        if len(hands) != 4:
+            raise DeckError("a deal has 4 hands, not %d" % len(hands))
+        h = len(hands[0])
+        if h < 1 or h > MAX_HAND:
+            raise DeckError("a hand has 1..%d cards, not %d" % (MAX_HAND, h))
+        for seat in range(4):
+            if len(hands[seat]) != h:
+                raise DeckError("%s holds %d cards, %s holds %d" % (SEAT_NAMES[0], h, SEAT_NAMES[seat],
+                                                                   len(hands[seat])))
+        hands = [[_as_card(c) for c in hand] for hand in hands]
+        upcard = _as_card(upcard)
+        out = [upcard] + ([] if discarded is None else [_as_card(discarded)])
+        seen = _check_pack(hands[0] + hands[1] + hands[2] + hands[3] + out, "the hands and upcard")
+        if stock is None:
+            stock = [c for c in range(DECK_SIZE) if not seen[c]]
+        else:
+            stock = [_as_card(c) for c in stock]
+            _check_pack(hands[0] + hands[1] + hands[2] + hands[3] + out + stock, "the cards")
+            if 4 * h + len(out) + len(stock) != DECK_SIZE:
+                raise DeckError("the hands, upcard and stock hold %d cards, not %d"
+                                % (4 * h + len(out) + len(stock), DECK_SIZE))
+        self.trump = trump_of(upcard)
+        if self.trump == NO_TRUMP:
+            for seat in range(4):
+                for c in hands[seat]:
+                    if c >= LJ:
+                        raise DeckError("no-trump deal: %s may not hold %s (it is discarded)"
+                                        % (SEAT_NAMES[seat], card_text(c)))
+        self.dealer = dealer
+        self.number = number
+        self.hand_size = h
+        self.hands = [sorted(hand) for hand in hands]
+        self.upcard = upcard
+        self.discarded = None if discarded is None else _as_card(discarded)
+        self.stock = stock
+        self.first_bidder = (dealer + 1) % 4
+        self.calls = []
+        self.contracts = None
+        self.leader = None
+        self.phase = BIDDING
+        self.to_act = self.first_bidder
+        self.trick = []
+        self.trick_leader = None
+        self.tricks = []
+        self.taken = [0, 0, 0, 0]
+        self.trump_broken = False
+
+    def __repr__(self):
+        return "<Deal %d dealer=%s h=%d trump=%s %s>" % (self.number, SEAT_NAMES[self.dealer], self.hand_size,
+                                                         self.trump_name(), PHASE_NAMES[self.phase])
+
+    def trump_name(self):
+        """``"spades"`` ... or ``"no trump"``."""
+        return "no trump" if self.trump == NO_TRUMP else SUIT_NAMES[self.trump]
+
+    # -- bidding ------------------------------------------------------------
+    def legal_calls(self):
+        """Calls the seat to act may make ([] outside the bidding)."""
+        return legal_calls(self.hand_size) if self.phase == BIDDING else []
+
+    def board_calls(self):
+        """``[(seat, k), ...]`` for every Board call: the k-th is a k-fold board."""
+        result = []
+        for i in range(len(self.calls)):
+            if self.calls[i] == BOARD:
+                result.append(((self.first_bidder + i) % 4, len(result) + 1))
+        return result
+
+    def call_of(self, seat):
+        """The call ``seat`` made, or None if he has not called yet."""
+        i = (seat - self.first_bidder) % 4
+        return self.calls[i] if i < len(self.calls) else None
+
+    def bid(self, seat, call):
+        """``seat`` makes ``call`` (PASS, BOARD, a number, or their text)."""
+        seat = _seat(seat)
+        call = _as_call(call)
+        if self.phase != BIDDING:
+            raise PhaseError("the bidding is over: %s" % self._waiting())
+        if seat != self.to_act:
+            raise TurnError("it is %s's turn to call, not %s's" % (SEAT_NAMES[self.to_act], SEAT_NAMES[seat]))
+        check_call(call, self.hand_size)
+        self.calls.append(call)
+        if len(self.calls) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        leader = opening_leader(self.calls, self.first_bidder)
+        if leader is None:
+            self.phase = PASSED_OUT
+            self.to_act = None
+            return
+        self.contracts = contracts(self.calls, self.first_bidder)
+        self.leader = leader
+        self.trick_leader = leader
+        self.to_act = leader
+        self.phase = PLAYING
+
+    # -- play -----------------------------------------------------------------
+    def legal_cards(self):
+        """Cards the seat to act may play ([] outside the play)."""
+        if self.phase != PLAYING:
+            return []
+        hand = self.hands[self.to_act]
+        if not self.trick:
+            return legal_leads(hand, self.trump, self.trump_broken, self.call_of(self.to_act) == BOARD)
+        return legal_follows(hand, self.trick[0], self.trump)
+
+    def play(self, seat, card):
+        """``seat`` plays ``card`` (an int or its text) to the trick in progress."""
+        seat = _seat(seat)
+        card = _as_card(card)
+        if self.phase != PLAYING:
+            raise PhaseError("no card can be played now: %s" % self._waiting())
+        if seat != self.to_act:
+            raise TurnError("it is %s's turn to play, not %s's" % (SEAT_NAMES[self.to_act], SEAT_NAMES[seat]))
+        hand = self.hands[seat]
+        if card not in hand:
+            raise PlayError("%s does not hold %s" % (SEAT_NAMES[seat], card_symbol(card)))
+        legal = self.legal_cards()
+        if card not in legal:
+            raise PlayError(self._refusal(seat, card, legal))
+        hand.remove(card)
+        self.trick.append(card)
+        if is_trump(card, self.trump):
+            self.trump_broken = True
+        if len(self.trick) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        winner = trick_winner(self.trick, self.trick_leader, self.trump)
+        self.tricks.append((self.trick_leader, self.trick, winner))
+        self.taken[winner] += 1
+        self.trick = []
+        if len(self.tricks) == self.hand_size:
+            self.phase = FINISHED
+            self.to_act = None
+            self.trick_leader = None
+        else:
+            self.trick_leader = winner
+            self.to_act = winner
+
+    def _refusal(self, seat, card, legal):
+        name = SEAT_NAMES[seat]
+        if not self.trick:
+            return "trumps are not broken: %s cannot be led" % card_symbol(card)
+        led = self.trick[0]
+        if led == BJ:
+            return "%s must play his highest trump, %s" % (name, card_symbol(legal[0]))
+        if led == LJ:
+            return "%s must play his lowest trump, %s" % (name, card_symbol(legal[0]))
+        suit = played_suit(led, self.trump)
+        if suit == self.trump:
+            return "%s must follow %s, the trump suit (jokers count as trumps)" % (name, SUIT_NAMES[suit])
+        return "%s must follow %s" % (name, SUIT_NAMES[suit])
+
+    def _waiting(self):
+        if self.phase == BIDDING:
+            return "%s is to call" % SEAT_NAMES[self.to_act]
+        if self.phase == PLAYING:
+            return "%s is to play" % SEAT_NAMES[self.to_act]
+        if self.phase == PASSED_OUT:
+            return "all four passed; the cards are dealt again"
+        return "the deal is finished"
+
+    # -- results -----------------------------------------------------------------
+    def team_tricks(self):
+        """Tricks taken ``[NS, EW]``."""
+        t = self.taken
+        return [t[N] + t[S], t[E] + t[W]]
+
+    def scores(self):
+        """Points of the deal ``[NS, EW]`` (5.9); only once every trick is played."""
+        if self.phase != FINISHED:
+            raise PhaseError("the deal is not finished: %s" % self._waiting())
+        taken = self.team_tricks()
+        return [self.contracts[team].score(taken[team], self.hand_size) for team in (NS, EW)]
+
+
+class DealResult:
+    """What one counted deal was and scored (kept in ``Game.results``)."""
+
+    def __init__(self, deal):
+        self.number = deal.number
+        self.dealer = deal.dealer
+        self.hand_size = deal.hand_size
+        self.trump = deal.trump
+        self.calls = list(deal.calls)
+        self.contracts = deal.contracts
+        self.tricks = deal.team_tricks()
+        self.scores = deal.scores()
+
+    def __repr__(self):
+        return "<DealResult %d h=%d NS %s took %d: %+d, EW %s took %d: %+d>" % (
+            self.number, self.hand_size, self.contracts[NS].text(), self.tricks[NS], self.scores[NS],
+            self.contracts[EW].text(), self.tricks[EW], self.scores[EW])
+
+
+# -- the game ---------------------------------------------------------------------------
+class Game:
+    """A game of 25 counted deals (5.3-5.10).
+
+    Actions: ``deal(deck=None)``, ``bid(seat, call)``, ``play(seat, card)``. The
+    first dealer is ``first_dealer`` or, if None, drawn with ``rng``; ``deal()``
+    without a deck shuffles one with ``rng``. ``phase`` says what the game waits
+    for; ``current`` is the deal in progress; ``results`` the counted deals;
+    ``scores`` the cumulative ``[NS, EW]``.
+    """
+
+    def __init__(self, first_dealer=None, rng=None):
+        if first_dealer is None:
+            if rng is None:
+                raise BackAlleyError("choose the first dealer: give first_dealer or an rng to draw him")
+            first_dealer = rng.randrange(4)
+        self.rng = rng
+        self.first_dealer = _seat(first_dealer)
+        self.dealer = self.first_dealer
+        self.number = 1  # the counted deal being (or next to be) played
+        self.scores = [0, 0]
+        self.results = []
+        self.redeals = 0
+        self.current = None
+        self.last_deal = None
+
+    def __repr__(self):
+        return "<Game deal %d/%d dealer=%s NS %d EW %d %s>" % (
+            min(self.number, DEALS), DEALS, SEAT_NAMES[self.dealer], self.scores[NS], self.scores[EW],
+            PHASE_NAMES[self.phase])
+
+    @property
+    def phase(self):
+        if self.current is not None:
+            return self.current.phase
+        return GAME_OVER if self.number > DEALS else DEALING
+
+    @property
+    def hand_size(self):
+        """Cards per player in the current (or next) deal."""
+        return hand_size(min(self.number, DEALS))
+
+    @property
+    def to_act(self):
+        """Seat to call or play, or None when the game waits for a deal or is over."""
+        return None if self.current is None else self.current.to_act
+
+    def deal(self, deck=None):
+        """Deal the next deal from ``deck`` (54 cards, top first) or from a deck shuffled with ``rng``."""
+        if self.current is not None:
+            raise PhaseError("the cards are already dealt: %s" % self.current._waiting())
+        if self.number > DEALS:
+            raise PhaseError("the game is over after %d deals" % DEALS)
+        if deck is None:
+            if self.rng is None:
+                raise DeckError("give a shuffled deck (this game has no rng to shuffle one)")
+            deck = shuffled_deck(self.rng)
+        self.current = deal_cards(deck, self.dealer, hand_size(self.number), self.number)
+        return self.current
+
+    def _deal_in(self, phase, doing):
+        if self.current is None:
+            if self.number > DEALS:
+                raise PhaseError("the game is over: no more %s" % doing)
+            raise PhaseError("the cards are not dealt yet: deal before %s" % doing)
+        if self.current.phase != phase:
+            raise PhaseError("not %s now: %s" % (doing, self.current._waiting()))
+        return self.current
+
+    def legal_calls(self):
+        return [] if self.current is None else self.current.legal_calls()
+
+    def legal_cards(self):
+        return [] if self.current is None else self.current.legal_cards()
+
+    def bid(self, seat, call):
+        """``seat`` calls; after four passes the next dealer deals again with the same hand size ([I-26])."""
+        deal = self._deal_in(BIDDING, "calling")
+        deal.bid(seat, call)
+        if deal.phase == PASSED_OUT:
+            self.redeals += 1
+            self.last_deal = deal
+            self.current = None
+            self.dealer = (self.dealer + 1) % 4
+
+    def play(self, seat, card):
+        """``seat`` plays ``card``; after the last trick the deal is scored and the deal passes on."""
+        deal = self._deal_in(PLAYING, "playing cards")
+        deal.play(seat, card)
+        if deal.phase == FINISHED:
+            result = DealResult(deal)
+            self.results.append(result)
+            self.scores[NS] += result.scores[NS]
+            self.scores[EW] += result.scores[EW]
+            self.last_deal = deal
+            self.current = None
+            self.number += 1
+            self.dealer = (self.dealer + 1) % 4
+
+    def is_over(self):
+        return self.number > DEALS
+
+    def winner(self):
+        """NS, EW or TIE once the 25th counted deal is scored (5.10)."""
+        if not self.is_over():
+            raise PhaseError("the game is not over: deal %d of %d" % (self.number, DEALS))
+        return game_winner(self.scores)
+
+
+def game_winner(scores):
+    """NS or EW for the higher of the final ``[NS, EW]`` scores; TIE when equal ([I-32])."""
+    if scores[NS] == scores[EW]:
+        return TIE
+    return NS if scores[NS] > scores[EW] else EW
