@@ -456,6 +456,8 @@ class Deal:
                                                                    len(hands[seat])))
         hands = [[_as_card(c) for c in hand] for hand in hands]
         upcard = _as_card(upcard)
+        if discarded is not None and (upcard < LJ or _as_card(discarded) != BJ + LJ - upcard):
+            raise DeckError("only the other joker is discarded, and only when a joker is turned up")
         out = [upcard] + ([] if discarded is None else [_as_card(discarded)])
         seen = _check_pack(hands[0] + hands[1] + hands[2] + hands[3] + out, "the hands and upcard")
         if stock is None:

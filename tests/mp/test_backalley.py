@@ -521,3 +521,20 @@ def test_positions_validated():
     joker = [cards("2C 3C"), cards("4C 5C"), cards("6C 7C"), cards("8C BJ")]
     assert "no-trump deal: W may not hold BJ" in raises(DeckError, Deal, N, joker, "LJ")
     assert "appears twice" in raises(DeckError, Deal, N, two[:3] + [cards("8C 2S")], "2S")
+    assert "other joker" in raises(DeckError, Deal, N, two[:3] + [cards("8C 9C")], "2S", 1, None, BJ)
+    assert "other joker" in raises(DeckError, Deal, N, two[:3] + [cards("8C 9C")], "LJ", 1, None, "2D")
+    deal = Deal(N, two[:3] + [cards("8C 9C")], "LJ", 1, None, BJ)
+    assert deal.discarded == BJ and BJ not in deal.stock and len(deal.stock) == 54 - 8 - 2
+
+
+def test_seats_and_calls_as_text():
+    deal = position(S, {W: "2C 3C 4C 5C"})
+    deal.bid("w", "3")
+    deal.bid("N", "Board")
+    deal.bid(E, "p")
+    deal.bid("S", "pass")
+    assert deal.calls == [3, BOARD, PASS, PASS] and deal.to_act == N
+    assert "not a seat" in raises(TurnError, deal.play, "X", "2C")
+    assert sorted(deal.legal_cards()) == sorted(deal.hands[N])
+    deal.play("N", card_text(deal.hands[N][0]))
+    assert len(deal.trick) == 1
