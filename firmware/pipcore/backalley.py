@@ -92,6 +92,12 @@ class PhaseError(BackAlleyError):
     """An action the game is not waiting for (a card during the bidding...)."""
 
 
+def _shown(value):
+    """``repr`` of a refused input, cut short so a long one cannot flood a message."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "..."
+
+
 # -- cards ------------------------------------------------------------------
 def suit_of(card):
     """Printed suit 0..3 of a card; -1 for a joker."""
@@ -105,7 +111,7 @@ def rank_of(card):
 
 def _check_card(card):
     if type(card) is not int or card < 0 or card >= DECK_SIZE:
-        raise CardError("%r is not a card (cards are 0..53)" % (card,))
+        raise CardError("%s is not a card (cards are 0..53)" % _shown(card))
     return card
 
 
@@ -138,7 +144,7 @@ def _suit_index(char):
 def parse_card(text):
     """The card named by ``text`` (``"AS"``, ``"As"``, ``"♠A"``, ``"A♠"``, ``"10H"``, ``"TH"``, ``"BJ"``)."""
     if type(text) is not str:
-        raise CardError("%r is not a card text" % (text,))
+        raise CardError("%s is not a card text" % _shown(text))
     t = text.strip().upper()
     if t in ("BJ", "LJ"):
         return BJ if t == "BJ" else LJ
@@ -156,8 +162,8 @@ def parse_card(text):
         for rank in range(13):
             if RANK_TEXTS[rank] == rank_text:
                 return suit * 13 + rank
-    raise CardError("%r is not a card (write a rank 2-10, J, Q, K, A and a suit C, D, H, S, "
-                    "as in AS or 10H; jokers are BJ and LJ)" % (text,))
+    raise CardError("%s is not a card (write a rank 2-10, J, Q, K, A and a suit C, D, H, S, "
+                    "as in AS or 10H; jokers are BJ and LJ)" % _shown(text))
 
 
 def parse_cards(text):
@@ -284,24 +290,24 @@ def call_text(call):
 def parse_call(text):
     """A call from text: ``"pass"``/``"p"``, ``"board"``/``"b"``, or a number."""
     if type(text) is not str:
-        raise CallError("%r is not a call (say Pass, Board or a number)" % (text,))
+        raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(text))
     t = text.strip().lower()
     if t in ("pass", "p"):
         return PASS
     if t in ("board", "b"):
         return BOARD
-    if t.isdigit():
+    if 0 < len(t) <= 4 and not [ch for ch in t if ch < "0" or ch > "9"]:  # ASCII digits only
         value = int(t)
         if value > 0:
             return value
-    raise CallError("%r is not a call (say Pass, Board or a number)" % (text,))
+    raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(text))
 
 
 def _as_call(call):
     if type(call) is str:
         return parse_call(call)
     if type(call) is not int:
-        raise CallError("%r is not a call (say Pass, Board or a number)" % (call,))
+        raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(call))
     return call
 
 
@@ -315,7 +321,7 @@ def check_call(call, h):
     if call == PASS or call == BOARD:
         return
     if type(call) is not int or call < 0:
-        raise CallError("%r is not a call (say Pass, Board or a number)" % (call,))
+        raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(call))
     if h == 1:
         raise CallError("%d is not a legal call with 1 card (only Pass or Board)" % call)
     if call >= h:
@@ -383,7 +389,7 @@ def _seat(seat):
     if type(seat) is str and len(seat) == 1 and seat.upper() in SEAT_NAMES:
         return SEAT_NAMES.index(seat.upper())
     if type(seat) is not int or seat < 0 or seat > 3:
-        raise TurnError("%r is not a seat (N, E, S, W or 0..3)" % (seat,))
+        raise TurnError("%s is not a seat (N, E, S, W or 0..3)" % _shown(seat))
     return seat
 
 
@@ -396,7 +402,7 @@ def _check_pack(cards, what):
     seen = bytearray(DECK_SIZE)
     for c in cards:
         if type(c) is not int or c < 0 or c >= DECK_SIZE:
-            raise DeckError("%s: %r is not a card" % (what, c))
+            raise DeckError("%s: %s is not a card" % (what, _shown(c)))
         if seen[c]:
             raise DeckError("%s: %s appears twice" % (what, card_text(c)))
         seen[c] = 1

@@ -279,7 +279,7 @@ def test_ba05_legal_calls():
     assert raises(CallError, deal.bid, W, 1) == "1 is not a legal call with 1 card (only Pass or Board)"
     deal = position(S, {W: "2C 3C 4C 5C"})
     assert "at most 3" in raises(CallError, deal.bid, W, 4)
-    for bad in (-2, "-1", "0", "two", "", None, 2.5):
+    for bad in (-2, "-1", "0", "two", "", None, 2.5, "¹", "9" * 5000):
         assert "not a call" in raises(CallError, deal.bid, W, bad)
     assert deal.calls == [] and deal.to_act == W
     assert parse_call("Pass") == PASS and parse_call(" b ") == BOARD and parse_call("12") == 12
