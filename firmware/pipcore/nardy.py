@@ -53,10 +53,6 @@ _CANON = 1  # search node state: legal in the canonical order
 _BAD = 0  # search node state: not a legal play by itself
 
 
-class IllegalPlayError(ValueError):
-    """A long-nardy play that breaks the rules; ``str()`` says which rule."""
-
-
 def opposite_point(p):
     """The other player's name for point ``p`` (RULES.md 4.1)."""
     return p + 12 if p <= 12 else p - 12
