@@ -4,8 +4,8 @@ Every turn of a random game (Hypothesis draws the rolls and which legal play
 is chosen): 15 checkers per side, never both colours on one point, never a
 forbidden six-block (judged by the naive reference's literal check), the
 head rule (one checker off the head, two only on a first-turn double when
-one cannot use all four dice), and ``steps`` leading through every legal
-play move by move.
+one cannot use all four dice), ``steps`` leading through every legal
+play move by move, and ``check`` accepting every legal play.
 """
 
 import nardy_naive as naive
@@ -75,5 +75,8 @@ def test_steps_lead_through_every_play(moves, mode):
                 cur.me[t] += 1
             assert turn.is_complete(cur)
             assert turn.steps(cur) is not None
+            # check() takes the play back, move by move
+            code2, result = turn.check([(s, t, None) for s, t, _ in turn.moves(code)])
+            assert result == cur and turn.result(code2) == cur
 
     play_game(moves, mode, check)

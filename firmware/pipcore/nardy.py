@@ -53,6 +53,10 @@ _CANON = 1  # search node state: legal in the canonical order
 _BAD = 0  # search node state: not a legal play by itself
 
 
+class IllegalPlayError(ValueError):
+    """A long-nardy play that breaks the rules; ``str()`` says which rule."""
+
+
 def opposite_point(p):
     """The other player's name for point ``p`` (RULES.md 4.1)."""
     return p + 12 if p <= 12 else p - 12
@@ -662,6 +666,106 @@ class Turn:
         if bytes(position.opp) != bytes(self.position.opp):
             return False
         return bytes(position.me) in self._keys()
+
+    # -- checking a proposed play -------------------------------------------
+    def move_error(self, position, s, d):
+        """Why die ``d`` cannot move a checker from ``s`` at ``position`` (a
+        position reached during this turn), or None if the rules allow it."""
+        me = position.me
+        if not 1 <= s <= HEAD or not me[s]:
+            return "you have no checker on point %d" % s if 1 <= s <= HEAD else "long nardy has no bar"
+        t = s - d
+        if t >= 1:
+            if self._blocked[t]:
+                return "point %d is held by your opponent (a single checker blocks it)" % t
+            if s == HEAD and self._start_head - me[HEAD] >= self._head_limit:
+                if self._head_limit == 1:
+                    return "only one checker may leave the head (24-point) in a turn"
+                return "at most two checkers may leave the head on the first turn"
+            if self.block_check == PER_MOVE:
+                after = bytearray(me)
+                after[s] -= 1
+                after[t] += 1
+                if forbidden_block(after, position.opp):
+                    return "that makes six points in a row with no opponent checker ahead of them"
+            return None
+        for p in range(7, HEAD + 1):
+            if me[p]:
+                return "you cannot bear off while checkers are outside your home (one is on %d)" % p
+        if t < 0:
+            for p in range(s + 1, 7):
+                if me[p]:
+                    return "a %d bears off from %d only when no checker stands higher (one is on %d)" % (d, s, p)
+        return None
+
+    def check(self, segments):
+        """Check a play given as ``pipcore.notation.parse_play`` segments
+        (``[(from, to, hit), ...]``; a segment may span several dice). Returns
+        ``(code, result)`` or raises IllegalPlayError saying which rule."""
+        pos = self.position.copy()
+        left = [self.high] * 4 if self.double else [self.high, self.low]
+        used = []
+        for seg in segments:
+            s, t = seg[0], seg[1]
+            if t and s <= t:
+                raise IllegalPlayError("checkers move toward your 1-point: %d/%d goes backwards" % (s, t))
+            path = self._path(pos, s, t, left)
+            for a, b, d in path:
+                apply_move(pos, a, b)
+                left.remove(d)
+                used.append(d)
+        code = self.result_for(pos)
+        if code is not None:
+            return code, pos
+        if len(used) < self.dice_used and pos.me[0] < CHECKERS:
+            if self.double:
+                raise IllegalPlayError("you must play %d %ss; this play uses %d" % (self.dice_used, self.high, len(used)))
+            raise IllegalPlayError("you must use both dice")
+        if self.dice_used == 1 and used == [self.low] and self._one_die == self.high:
+            raise IllegalPlayError("you must play the higher die (%d)" % self.high)
+        if self.block_check == END_OF_TURN and forbidden_block(pos.me, pos.opp):
+            raise IllegalPlayError("that leaves six points in a row with no opponent checker ahead of them")
+        raise IllegalPlayError("that play is not legal with %d-%d" % (self.high, self.low))
+
+    def _path(self, pos, s, t, left):
+        """Single-die steps ``[(from, to, die)]`` carrying one checker from s
+        to t: the fewest dice that add up, in any order the rules allow."""
+        if not left:
+            raise IllegalPlayError("no dice left for %d/%s" % (s, t or "off"))
+        first_error = None
+        for n in range(1, len(left) + 1):
+            for dice in _orders(left):
+                dice = dice[:n]
+                landings = []
+                cur = s
+                for d in dice:
+                    cur = cur - d if cur - d > 0 else 0
+                    landings.append(cur)
+                if landings[-1] != t or 0 in landings[:-1]:
+                    continue  # these dice do not carry the checker to t
+                trial = pos.copy()
+                cur = s
+                error = None
+                for d in dice:
+                    error = self.move_error(trial, cur, d)
+                    if error:
+                        break
+                    nxt = cur - d if cur - d > 0 else 0
+                    apply_move(trial, cur, nxt)
+                    cur = nxt
+                if error is None:
+                    steps = []
+                    cur = s
+                    for d in dice:
+                        nxt = cur - d if cur - d > 0 else 0
+                        steps.append((cur, nxt, d))
+                        cur = nxt
+                    return steps
+                first_error = first_error or error
+            if first_error:
+                break
+        raise IllegalPlayError(first_error or "the dice left (%s) do not carry a checker from %d to %s"
+                               % ("-".join(str(d) for d in left), s, t or "off"))
 
     # -- guidance during the turn -----------------------------------------
     def steps(self, position):

@@ -234,3 +234,32 @@ def test_bad_block_check_option():
         assert "lnBlockCheck" in str(exc)
     else:
         raise AssertionError("accepted a bad lnBlockCheck")
+
+
+def _refused(turn, text, words):
+    try:
+        turn.check(parse_play(text))
+    except nardy.IllegalPlayError as exc:
+        assert words in str(exc), (text, str(exc))
+        return
+    raise AssertionError("%s accepted" % text)
+
+
+def test_check_plays_with_reasons():
+    turn = nardy.Turn(P({20: 1, 6: 14}, {17: 1, 12: 14}), (3, 1))
+    code, result = turn.check(parse_play("20/16"))
+    assert result == after(turn.position, "20/19/16")
+    _refused(turn, "20/17", "held by your opponent")
+    _refused(turn, "6/5", "both dice")
+    ln03 = nardy.Turn(P({24: 14, 19: 1}, {12: 14, 4: 1}), (5, 3))
+    _refused(ln03, "24/19 24/21", "only one checker may leave the head")
+    assert ln03.check(parse_play("24/21 19/14"))[1] == after(ln03.position, "24/21 19/14")
+    ln17 = nardy.Turn(P({7: 1, 6: 14}, {15: 15}), (6, 1))
+    _refused(ln17, "6/off 7/6", "outside your home")
+    ln14 = nardy.Turn(P(LN14[0], {12: 14, 1: 1}), LN14[1])
+    _refused(ln14, "24/19 14/13", "six points in a row")
+    ln11 = nardy.Turn(P({24: 15}, {12: 14, 16: 1}), (5, 3), first_turn=True)
+    _refused(ln11, "24/21", "higher die")
+    first = nardy.Turn(nardy.start_position(), (3, 3), first_turn=True)
+    assert first.check(parse_play("24/15 24/21"))[1] == after(first.position, "24/15 24/21")
+    _refused(first, "24/21(3)", "at most two checkers")
