@@ -15,10 +15,10 @@ import subprocess
 import tempfile
 
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
-from pipcore.record import apply_entry
 from pipcore.match import Referee
-from pipcore.rules import apply_move
 from pipcore.position import Position
+from pipcore.record import apply_entry
+from pipcore.rules import apply_move
 
 GNUBG = "/usr/games/gnubg"
 

@@ -18,7 +18,6 @@ import json
 import os
 
 import pytest
-
 from gnubg_replay import expected_from_record, gnubg_available, gnubg_read, gnubg_view
 from pipboard.matfile import export_mat, import_mat
 from pipcore.record import read_record, replay

@@ -11,11 +11,17 @@ Match ID and Position ID. 20 matches in ``make test``, 200 in ``make soak``.
 import os
 
 import pytest
-
 from gnubg_replay import commands_for, expected_from_record, gnubg_available, gnubg_read, gnubg_view
 from pipboard import cli
-from pipboard.matfile import (MatExportError, MatImportError, export_mat, export_record, export_warnings, import_mat,
-                              parse_mat)
+from pipboard.matfile import (
+    MatExportError,
+    MatImportError,
+    export_mat,
+    export_record,
+    export_warnings,
+    import_mat,
+    parse_mat,
+)
 from pipcore.record import read_record
 from random_match import random_match
 

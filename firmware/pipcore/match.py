@@ -11,11 +11,9 @@
 """
 
 from pipcore.compat import const
-from pipcore.cube import (BEAVER, BEAVERED, CENTRE, DROP, IDLE, OFFER, OFFERED, RACCOON, RACCOONED, TAKE, Cube,
-                          CubeError)
+from pipcore.cube import BEAVER, BEAVERED, CENTRE, DROP, IDLE, OFFER, OFFERED, RACCOON, RACCOONED, TAKE, Cube, CubeError
 from pipcore.position import Position
-from pipcore.rules import (BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, single_move_error,
-                           winner_of)
+from pipcore.rules import BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, single_move_error, winner_of
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
@@ -130,8 +128,8 @@ class MatchState:
         self.jacoby = jacoby
 
     def _fields(self):
-        return (bool(self.jacoby), self.cube_value, self.cube_owner, self.on_roll, bool(self.crawford), self.game_state, self.turn,
-                bool(self.doubled), self.resigned, self.dice, self.length, self.score)
+        return (bool(self.jacoby), self.cube_value, self.cube_owner, self.on_roll, bool(self.crawford),
+                self.game_state, self.turn, bool(self.doubled), self.resigned, self.dice, self.length, self.score)
 
     def __eq__(self, other):
         return isinstance(other, MatchState) and self._fields() == other._fields()

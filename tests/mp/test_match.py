@@ -5,8 +5,16 @@ The Match IDs below were written by GNU Backgammon 1.07 itself.
 """
 
 from pipcore.cube import CENTRE, CubeError
-from pipcore.match import (GAME_DROPPED, GAME_PLAYING, GAME_RESIGNED, MATCH_ENDED, Match, MatchIdError, MatchState,
-                           Referee)
+from pipcore.match import (
+    GAME_DROPPED,
+    GAME_PLAYING,
+    GAME_RESIGNED,
+    MATCH_ENDED,
+    Match,
+    MatchIdError,
+    MatchState,
+    Referee,
+)
 from pipcore.options import make_options
 from pipcore.position import Position
 from pipcore.rules import BACKGAMMON, GAMMON, SINGLE
