@@ -1,0 +1,282 @@
+"""`make bench`: legal-play generation (``pipcore.rules.Turn``) against the budgets of issue 2.
+
+The corpus is rebuilt from fixed seeds on every run (nothing stored): positions
+met in seeded self-play, the enrichers of the differential test (bar entries,
+closed boards, bear-offs, primes, forced dice, partial doubles, spread-out
+positions), the embedded cases of tests/pico/bench_rules.py (which hold the
+slowest positions we could build by hill-climbing the number of distinct plays
+of small doubles) and the slowest of a seeded search over spread positions.
+
+Figures:
+
+* CPython: positions per second over the corpus (best of 3 passes), worst and
+  median single case;
+* WASM MicroPython: tests/pico/bench_rules.py, the very script a maker runs on
+  the Pico, run twice under ``node tests/mp_run.mjs``: with the corpus as a file
+  (per-case time and heap) and as it is (its embedded cases); Pico estimate =
+  WASM x 20 (DEVELOPERS.md);
+* anchors on the same corpus: gnubg's C move generator (PyPI ``gnubg-nn``,
+  ``gnubg_nn.moves``: generation only, no evaluation) and the pure-Python
+  ``gym-backgammon`` (``Backgammon.get_valid_plays``).
+
+Budgets (PASS/FAIL each; exit 1 on any FAIL): Pico worst <= 150 ms, median
+<= 10 ms, heap <= 24 KB per generation, CPython >= the fastest pure-Python peer.
+"""
+
+import ast
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests")]
+
+import rules_positions as gen  # noqa: E402
+from pipcore.position import Position  # noqa: E402
+from pipcore.rules import Turn  # noqa: E402
+
+PICO_SCRIPT = os.path.join(ROOT, "tests", "pico", "bench_rules.py")
+SEED = 2026
+WALK = 800
+PER_ENRICHER = 40
+PER_TARGETED = 20
+SEARCHED = 400  # spread positions searched for slow small doubles
+KEEP_SLOWEST = 30
+
+PICO_FACTOR = 20
+BUDGET_WORST_MS = 150.0
+BUDGET_MEDIAN_MS = 10.0
+BUDGET_HEAP = 24 * 1024
+
+
+def embedded_cases():
+    """The CASES tuple of the Pico script, read without running it."""
+    tree = ast.parse(open(PICO_SCRIPT).read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "CASES":
+            return [(i, (a, b)) for i, a, b in ast.literal_eval(node.value)]
+    raise SystemExit("no CASES in %s" % PICO_SCRIPT)
+
+
+def build_corpus():
+    """[(Position ID, dice, kind)], the same on every run."""
+    rng = random.Random(SEED)
+    cases = []
+    seen = set()
+
+    def add(pos_id, dice, kind):
+        key = (pos_id, min(dice), max(dice))
+        if key not in seen:
+            seen.add(key)
+            cases.append((pos_id, dice, kind))
+
+    def pick(pos, dice):
+        turn = Turn(pos, dice)
+        return turn.result(rng.choice(turn.plays))
+
+    for pos, dice in gen.random_walk(rng, WALK, pick):
+        add(pos.position_id(), dice, "self-play")
+    for enrich in gen.ENRICHERS:
+        for i in range(PER_ENRICHER):
+            pos = enrich(rng)
+            dice = (rng.randint(1, 3),) * 2 if enrich is gen.spread and i % 2 else gen.roll(rng)
+            add(pos.position_id(), dice, enrich.__name__)
+    for target in gen.TARGETED:
+        for _ in range(PER_TARGETED):
+            pos, dice = target(rng)
+            add(pos.position_id(), dice, target.__name__)
+    for pos_id, dice in embedded_cases():
+        add(pos_id, dice, "embedded")
+    found = []
+    for _ in range(SEARCHED):
+        pos = gen.spread(rng)
+        for d in (1, 2, 3, 4):
+            found.append((len(Turn(pos, (d, d)).plays), pos.position_id(), (d, d)))
+    found.sort(reverse=True)
+    for _, pos_id, dice in found[:KEEP_SLOWEST]:
+        add(pos_id, dice, "searched")
+    return cases
+
+
+def cpython_figures(cases):
+    positions = [(Position.from_id(i), d) for i, d, _ in cases]
+    best_pass = None
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for pos, dice in positions:
+            Turn(pos, dice)
+        elapsed = time.perf_counter() - t0
+        best_pass = elapsed if best_pass is None else min(best_pass, elapsed)
+    per_case = []
+    for pos, dice in positions:
+        best = None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            Turn(pos, dice)
+            elapsed = time.perf_counter() - t0
+            best = elapsed if best is None else min(best, elapsed)
+        per_case.append(best)
+    return len(positions) / best_pass, per_case
+
+
+def run_pico_script(corpus_file=None):
+    """Run tests/pico/bench_rules.py under WASM MicroPython; (per-case rows, summary dict)."""
+    cmd = ["node", os.path.join(ROOT, "tests", "mp_run.mjs")]
+    if corpus_file:
+        cmd += ["--mount", os.path.dirname(corpus_file) + ":/corpus", PICO_SCRIPT,
+                "/corpus/" + os.path.basename(corpus_file)]
+    else:
+        cmd += [PICO_SCRIPT]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0:
+        raise SystemExit("the Pico script failed under WASM MicroPython:\n" + proc.stdout[-2000:] + proc.stderr)
+    rows = []
+    summary = {}
+    for line in proc.stdout.splitlines():
+        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        if line.startswith("case "):
+            parts = line.split()
+            rows.append((parts[2], parts[3], int(fields["plays"]), int(fields["us"]), int(fields["heap"])))
+        else:
+            summary.update((k, int(v)) for k, v in fields.items())
+    if "worst_us" not in summary or not rows:
+        raise SystemExit("the Pico script printed no summary:\n" + proc.stdout[-2000:])
+    return rows, summary
+
+
+def gnubg_c_rate(cases):
+    try:
+        import gnubg_nn
+    except ImportError:
+        return None, "gnubg-nn not installed (pip install -e '.[bench]')"
+    boards = []
+    for pos_id, dice, _ in cases:
+        pos = Position.from_id(pos_id)
+        boards.append(([list(pos.opp[1:26]), list(pos.me[1:26])], dice))
+    best = None
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for board, (a, b) in boards:
+            gnubg_nn.moves(board, a, b)
+        elapsed = time.perf_counter() - t0
+        best = elapsed if best is None else min(best, elapsed)
+    return len(boards) / best, "gnubg_nn.moves (C GenerateMoves, keys of the resulting positions)"
+
+
+def gym_rate(cases):
+    # its package __init__ pulls in gym and a pyglet renderer; the rules module stands alone
+    import importlib.util
+
+    spec = importlib.util.find_spec("gym_backgammon")
+    if spec is None:
+        return None, 0, "gym-backgammon not installed (pip install -e '.[bench]')"
+    path = os.path.join(os.path.dirname(spec.origin), "envs", "backgammon.py")
+    module_spec = importlib.util.spec_from_file_location("gym_backgammon_rules", path)
+    rules = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(rules)
+    BLACK, WHITE, Backgammon = rules.BLACK, rules.WHITE, rules.Backgammon
+    games = []
+    for pos_id, dice, _ in cases:
+        pos = Position.from_id(pos_id)
+        game = Backgammon()
+        board = [(0, None)] * 24
+        for p in range(1, 25):
+            if pos.me[p]:
+                board[p - 1] = (pos.me[p], WHITE)  # WHITE moves from index 23 down to 0
+            if pos.opp[p]:
+                board[24 - p] = (pos.opp[p], BLACK)  # the opponent's point p is the mover's 25 - p
+        game.board = board
+        game.bar = [pos.me[25], pos.opp[25]]
+        game.off = [pos.me[0], pos.opp[0]]
+        game.players_positions = game.get_players_positions()
+        games.append((game, dice))
+    failures = 0
+    best = None
+    for _ in range(3):
+        failures = 0
+        t0 = time.perf_counter()
+        for game, dice in games:
+            try:
+                game.get_valid_plays(WHITE, dice)
+            except Exception:  # its own bugs on unusual positions; counted, not timed apart
+                failures += 1
+        elapsed = time.perf_counter() - t0
+        best = elapsed if best is None else min(best, elapsed)
+    return len(games) / best, failures, "gym_backgammon Backgammon.get_valid_plays (pure Python)"
+
+
+def verdict(ok, text):
+    print("%s %s" % ("PASS" if ok else "FAIL", text))
+    return 0 if ok else 1
+
+
+def main():
+    t_start = time.time()
+    cases = build_corpus()
+    kinds = {}
+    for _, _, kind in cases:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print("corpus: %d positions+rolls (%s)" % (len(cases), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+
+    cpy_rate, cpy_cases = cpython_figures(cases)
+    worst_index = max(range(len(cases)), key=lambda i: cpy_cases[i])
+    print("CPython %s: %.0f positions/s; worst %.2f ms (%s %d-%d), median %.3f ms" % (
+        sys.version.split()[0], cpy_rate, cpy_cases[worst_index] * 1e3, cases[worst_index][0],
+        cases[worst_index][1][0], cases[worst_index][1][1], statistics.median(cpy_cases) * 1e3))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "rules_corpus.txt")
+        with open(path, "w") as f:
+            for pos_id, (a, b), _ in cases:
+                f.write("%s %d %d\n" % (pos_id, a, b))
+        rows, summary = run_pico_script(path)
+    emb_rows, emb_summary = run_pico_script()
+    wasm_rate = len(rows) / (summary["total_us"] / 1e6)
+    worst_row = max(rows, key=lambda r: r[3])
+    worst_us = max(summary["worst_us"], emb_summary["worst_us"])
+    median_us = statistics.median([r[3] for r in rows])
+    heap = max(summary["worst_heap"], emb_summary["worst_heap"])
+    print("WASM MicroPython: %.0f positions/s; worst %.1f ms (%s %s, %d plays), median %.3f ms; "
+          "heap per generation max %d B, median %d B" % (
+              wasm_rate, worst_row[3] / 1e3, worst_row[0], worst_row[1], worst_row[2], median_us / 1e3, heap,
+              statistics.median([r[4] for r in rows])))
+    print("tests/pico/bench_rules.py as a maker runs it (embedded %d cases, WASM): worst_us=%d median_us=%d" % (
+        len(emb_rows), emb_summary["worst_us"], emb_summary["median_us"]))
+    print("Pico estimate (WASM x %d): worst %.0f ms, median %.2f ms" % (
+        PICO_FACTOR, worst_us * PICO_FACTOR / 1e3, median_us * PICO_FACTOR / 1e3))
+
+    c_rate, c_note = gnubg_c_rate(cases)
+    gym, gym_failures, gym_note = gym_rate(cases)
+    print("anchors on the same corpus:")
+    if c_rate:
+        print("  gnubg C generator: %.0f positions/s (%s); ours on CPython = %.3f x" % (c_rate, c_note,
+                                                                                      cpy_rate / c_rate))
+    else:
+        print("  gnubg C generator: not measured: %s" % c_note)
+    if gym:
+        print("  gym-backgammon: %.0f positions/s (%s; %d raised); ours on CPython = %.2f x" % (
+            gym, gym_note, gym_failures, cpy_rate / gym))
+    else:
+        print("  gym-backgammon: not measured: %s" % gym_note)
+    print("  OpenSpiel backgammon: not measured (C++, and its Python API cannot set up an arbitrary position)")
+
+    failed = 0
+    failed += verdict(worst_us * PICO_FACTOR <= BUDGET_WORST_MS * 1e3,
+                      "Pico worst case %.0f ms (budget %.0f ms)" % (worst_us * PICO_FACTOR / 1e3, BUDGET_WORST_MS))
+    failed += verdict(median_us * PICO_FACTOR <= BUDGET_MEDIAN_MS * 1e3,
+                      "Pico median %.2f ms (budget %.0f ms)" % (median_us * PICO_FACTOR / 1e3, BUDGET_MEDIAN_MS))
+    failed += verdict(heap <= BUDGET_HEAP, "heap per generation %d B (budget %d B)" % (heap, BUDGET_HEAP))
+    if gym:
+        failed += verdict(cpy_rate >= gym, "CPython %.0f positions/s >= gym-backgammon %.0f" % (cpy_rate, gym))
+    else:
+        failed += verdict(False, "CPython against the pure-Python peer: peer not installed")
+    print("(bench took %.0f s)" % (time.time() - t_start))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
