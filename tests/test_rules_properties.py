@@ -68,6 +68,8 @@ def test_plays_match_the_exhaustive_reference(position, roll):
         moves = turn.moves(code)
         won = turn.result(code).me[0] == 15
         assert len(moves) == turn.dice_used or won
+        assert turn.result_for(turn.result(code)) == code
+    assert turn.result_for(position) == (None if turn.dice_used else turn.plays[0])
 
 
 @SLOW

@@ -247,10 +247,9 @@ class Turn:
 
     def result_for(self, position):
         """The play code whose result is ``position``, or None."""
-        for code in self.plays:
-            if self.result(code) == position:
-                return code
-        return None
+        from pipcore.steps import code_for
+
+        return code_for(self, position)
 
     def steps(self, position):
         """Single moves ``[(from, to, die)]`` still legal at ``position``, reached

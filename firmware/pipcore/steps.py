@@ -31,7 +31,7 @@ median about 0.04 ms; the first call of a turn sets up the per-turn data
 """
 
 from pipcore.position import BAR, CHECKERS
-from pipcore.rules import apply_move
+from pipcore.rules import _pack, apply_move
 
 _INDEX = "_steps_index"
 
@@ -47,6 +47,11 @@ def legal_steps(turn, position):
 def is_complete(turn, position):
     """True iff ``position`` is one of the turn's legal results."""
     return _index(turn).is_complete(position)
+
+
+def code_for(turn, position):
+    """The play code of ``turn`` whose result is ``position``, or None."""
+    return _index(turn).code_for(position)
 
 
 def _index(turn):
@@ -81,6 +86,7 @@ class _Doubles:
         self.d = d
         self.n = turn.dice_used
         self.start = turn.position
+        self.turn = turn
         o = turn.position.opp
         closed = bytearray(26)
         cap = bytearray(26)  # steps a checker could take from here without bearing off
@@ -93,6 +99,7 @@ class _Doubles:
         self.closed = closed
         self.cap = cap
         self.counts = bytearray(26)
+        self.srcs = bytearray(4)  # sources of the moves made so far, highest first
         self.me = bytearray(26)
         self.opp = bytearray(26)
         # what decode() found about the moves made so far
@@ -131,8 +138,12 @@ class _Doubles:
         opp = self.opp
         me[:] = p0
         opp[:] = self.start.opp
+        srcs = self.srcs
+        k = 0
         for p in range(BAR, 0, -1):
             for _ in range(counts[p]):
+                srcs[k] = p
+                k += 1
                 me[p] -= 1
                 t = p - d
                 if t > 0:
@@ -156,6 +167,33 @@ class _Doubles:
 
     def is_complete(self, position):
         return self.decode(position) == _COMPLETE
+
+    def code_for(self, position):
+        if self.decode(position) != _COMPLETE:
+            return None
+        # the play whose sources are the ones decoded (one play per multiset):
+        # first the code the generator packs for them, checked; else a scan
+        srcs = self.srcs
+        made = self.made
+        turn = self.turn
+        guess = _pack(made, srcs[0] if made > 0 else 0, srcs[1] if made > 1 else 0,
+                      srcs[2] if made > 2 else 0, srcs[3] if made > 3 else 0, 1)
+        if guess in turn.plays and turn.result(guess) == position:
+            return guess
+        for code in turn.plays:
+            moves = turn.moves(code)
+            if len(moves) != made:
+                continue
+            sources = [m[0] for m in moves]
+            sources.sort()
+            same = True
+            for i in range(made):
+                if sources[made - 1 - i] != srcs[i]:
+                    same = False
+                    break
+            if same:
+                return code
+        return None
 
     def steps(self, position):
         made = self.decode(position)
@@ -298,7 +336,7 @@ class _Mixed:
         self.me = bytearray(26)
         self.opp = bytearray(26)
         self.first = None  # steps at the start position, once asked
-        self.results = None  # {result key: True}, once asked
+        self.results = None  # {result key: play code}, once needed
         # one die only (O2): the die every legal play uses
         self.single = turn.moves(turn.plays[0])[0][2] if turn.dice_used == 1 else 0
 
@@ -314,12 +352,16 @@ class _Mixed:
                 t = moved & 31
                 if t and (s - t == turn.high or s - t == turn.low):
                     return False  # one die played: a second must follow
+        return self.code_for(position) is not None
+
+    def code_for(self, position):
         if self.results is None:
+            turn = self.turn
             results = {}
             for code in turn.plays:
-                results[turn.result(code).key()] = True
+                results[turn.result(code).key()] = code
             self.results = results
-        return position.key() in self.results
+        return self.results.get(position.key())
 
     def steps(self, position):
         turn = self.turn
