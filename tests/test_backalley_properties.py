@@ -3,8 +3,9 @@
 Whole random games played with random legal actions: they end after exactly
 25 counted deals; every deal keeps the 54 cards; every trick has one card per
 seat; the legal sets are never empty; the engine's legal cards, trick winners
-and scores agree with a plain reference written from RULES.md 5.5-5.9; and
-random illegal actions are refused without changing anything.
+and scores agree with a plain reference written from RULES.md 5.5-5.9;
+random illegal actions are refused without changing anything; and the
+game record replays to the same state.
 """
 
 import random
@@ -35,7 +36,7 @@ from pipcore.backalley import (
     TurnError,
 )
 
-GAMES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FAST = settings(max_examples=300, deadline=None)
 
 
@@ -162,9 +163,17 @@ def try_illegal(game, rnd):
 
 
 # -- whole games ----------------------------------------------------------------------------
+def check_record(game):
+    """The record replays to exactly the same state."""
+    copy = Game.from_record(game.record(), rng=game.rng)
+    assert state(copy) == state(game)
+
+
 def play_game(seed, pass_weight, illegal_rate):
     rnd = random.Random(seed)
     game = Game(rng=random.Random(seed ^ 0x5EED))
+    record_at = rnd.randrange(800)  # replay the record once, at some action of the game
+    actions = 0
     assert game.phase == DEALING
     dealers = []
     while game.phase != GAME_OVER:
@@ -214,6 +223,9 @@ def play_game(seed, pass_weight, illegal_rate):
             leader = deal.trick_leader if trick else seat
             card = rnd.choice(legal)
             game.play(seat, card)
+            actions += 1
+            if actions == record_at:
+                check_record(game)
             seats_in_trick.append(seat)
             if len(trick) == 3:
                 winner = ref_winner(trick + [card], leader, deal.trump)
@@ -237,6 +249,7 @@ def play_game(seed, pass_weight, illegal_rate):
     assert game.winner() == (ba.TIE if game.scores[NS] == game.scores[EW] else
                              NS if game.scores[NS] > game.scores[EW] else EW)
     refused(game, game.deal, PhaseError)
+    check_record(game)
     return game
 
 

@@ -61,6 +61,10 @@ PLAYING = const(2)
 FINISHED = const(3)  # Deal: every trick played
 PASSED_OUT = const(4)  # Deal: all four passed, to be redealt
 GAME_OVER = const(5)  # Game: 25 counted deals played
+RECORD_HEADER = "backalley 1"
+_OP_DEAL = const(0xD0)
+_OP_BID = const(0xB0)
+_OP_PLAY = const(0xC0)
 PHASE_NAMES = ("dealing", "bidding", "playing", "finished", "passed out", "game over")
 
 
@@ -90,6 +94,10 @@ class TurnError(BackAlleyError):
 
 class PhaseError(BackAlleyError):
     """An action the game is not waiting for (a card during the bidding...)."""
+
+
+class RecordError(BackAlleyError):
+    """A game record that cannot be read or replayed; the message names the line."""
 
 
 def _shown(value):
@@ -674,6 +682,9 @@ class Game:
         self.redeals = 0
         self.current = None
         self.last_deal = None
+        # every accepted action, compactly: deal = _OP_DEAL + 54 card bytes,
+        # bid = _OP_BID|seat + call byte (BOARD as 255), play = _OP_PLAY|seat + card
+        self._log = bytearray()
 
     def __repr__(self):
         return "<Game deal %d/%d dealer=%s NS %d EW %d %s>" % (
@@ -706,7 +717,10 @@ class Game:
             if self.rng is None:
                 raise DeckError("give a shuffled deck (this game has no rng to shuffle one)")
             deck = shuffled_deck(self.rng)
+        deck = list(deck)
         self.current = deal_cards(deck, self.dealer, hand_size(self.number), self.number)
+        self._log.append(_OP_DEAL)
+        self._log.extend(bytes(deck))
         return self.current
 
     def _deal_in(self, phase, doing):
@@ -727,7 +741,11 @@ class Game:
     def bid(self, seat, call):
         """``seat`` calls; after four passes the next dealer deals again with the same hand size ([I-26])."""
         deal = self._deal_in(BIDDING, "calling")
+        seat = _seat(seat)
+        call = _as_call(call)
         deal.bid(seat, call)
+        self._log.append(_OP_BID | seat)
+        self._log.append(call & 0xFF)
         if deal.phase == PASSED_OUT:
             self.redeals += 1
             self.last_deal = deal
@@ -737,7 +755,11 @@ class Game:
     def play(self, seat, card):
         """``seat`` plays ``card``; after the last trick the deal is scored and the deal passes on."""
         deal = self._deal_in(PLAYING, "playing cards")
+        seat = _seat(seat)
+        card = _as_card(card)
         deal.play(seat, card)
+        self._log.append(_OP_PLAY | seat)
+        self._log.append(card)
         if deal.phase == FINISHED:
             result = DealResult(deal)
             self.results.append(result)
@@ -747,6 +769,71 @@ class Game:
             self.current = None
             self.number += 1
             self.dealer = (self.dealer + 1) % 4
+
+    # -- the record ---------------------------------------------------------------
+    def actions(self):
+        """Every accepted action in order: ``("deal", deck)``, ``("bid", seat, call)``, ``("play", seat, card)``."""
+        log = self._log
+        result = []
+        i = 0
+        while i < len(log):
+            op = log[i]
+            if op == _OP_DEAL:
+                result.append(("deal", list(log[i + 1:i + 1 + DECK_SIZE])))
+                i += 1 + DECK_SIZE
+            elif op & 0xF0 == _OP_BID:
+                call = log[i + 1]
+                result.append(("bid", op & 3, BOARD if call == 0xFF else call))
+                i += 2
+            else:
+                result.append(("play", op & 3, log[i + 1]))
+                i += 2
+        return result
+
+    def record(self):
+        """The game so far as text, one action a line; ``Game.from_record`` replays it."""
+        lines = [RECORD_HEADER, "first-dealer %s" % SEAT_NAMES[self.first_dealer]]
+        for action in self.actions():
+            if action[0] == "deal":
+                lines.append("deal " + cards_text(action[1]))
+            elif action[0] == "bid":
+                lines.append("bid %s %s" % (SEAT_NAMES[action[1]], call_text(action[2])))
+            else:
+                lines.append("play %s %s" % (SEAT_NAMES[action[1]], card_text(action[2])))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_record(cls, text, rng=None):
+        """Replay a ``record()`` text (blank lines and ``#`` comments allowed); ``rng`` deals later deals."""
+        game = None
+        number = 0
+        for line in text.split("\n"):
+            number += 1
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            try:
+                if game is None:
+                    if " ".join(words) != RECORD_HEADER:
+                        raise RecordError("a Back Alley record starts with %r" % RECORD_HEADER)
+                    game = False
+                elif game is False:
+                    if len(words) != 2 or words[0] != "first-dealer":
+                        raise RecordError("the second line names the first dealer: first-dealer N, E, S or W")
+                    game = cls(first_dealer=words[1], rng=rng)
+                elif words[0] == "deal" and len(words) == 1 + DECK_SIZE:
+                    game.deal([parse_card(w) for w in words[1:]])
+                elif words[0] == "bid" and len(words) == 3:
+                    game.bid(words[1], words[2])
+                elif words[0] == "play" and len(words) == 3:
+                    game.play(words[1], words[2])
+                else:
+                    raise RecordError("expected 'deal' and 54 cards, 'bid SEAT CALL' or 'play SEAT CARD'")
+            except BackAlleyError as exc:
+                raise RecordError("line %d: %s" % (number, exc)) from None
+        if not game:
+            raise RecordError("the record ends before its first-dealer line")
+        return game
 
     def is_over(self):
         return self.number > DEALS

@@ -36,6 +36,7 @@ from pipcore.backalley import (
     N,
     PhaseError,
     PlayError,
+    RecordError,
     S,
     TurnError,
     W,
@@ -538,3 +539,60 @@ def test_seats_and_calls_as_text():
     assert sorted(deal.legal_cards()) == sorted(deal.hands[N])
     deal.play("N", card_text(deal.hands[N][0]))
     assert len(deal.trick) == 1
+
+
+# -- the record ---------------------------------------------------------------------------
+def _same_game(a, b):
+    assert a.record() == b.record() and repr(a) == repr(b)
+    assert a.scores == b.scores and a.redeals == b.redeals and a.phase == b.phase and a.to_act == b.to_act
+    if a.current is not None:
+        assert snapshot(a.current) == snapshot(b.current) and a.current.stock == b.current.stock
+    assert [repr(r) for r in a.results] == [repr(r) for r in b.results]
+
+
+def test_record_replays_to_the_same_game():
+    game = Game(first_dealer=W)
+    play_out_deal(game)
+    game.deal(shuffled_deck(Lcg(5)))
+    for _ in range(4):
+        game.bid(game.to_act, PASS)  # a redeal is recorded too
+    game.deal(shuffled_deck(Lcg(6)))
+    game.bid(game.to_act, BOARD)
+    for _ in range(3):
+        game.bid(game.to_act, "pass")
+    for _ in range(5):
+        game.play(game.to_act, game.legal_cards()[-1])
+    text = game.record()
+    lines = text.splitlines()
+    assert lines[0] == "backalley 1" and lines[1] == "first-dealer W" and lines[2].startswith("deal ")
+    assert "bid N Board" in lines or "bid E Board" in lines or "bid S Board" in lines or "bid W Board" in lines
+    copy = Game.from_record(text)
+    _same_game(game, copy)
+    actions = game.actions()
+    assert actions[0][0] == "deal" and len(actions[0][1]) == DECK_SIZE
+    assert [a[0] for a in actions].count("deal") == 3
+    # both go on identically
+    card = game.legal_cards()[0]
+    game.play(game.to_act, card)
+    copy.play(copy.to_act, card)
+    _same_game(game, copy)
+    # comments and blank lines are allowed
+    _same_game(game, Game.from_record("# saved game\n\n" + game.record().replace("\n", "  # ok\n", 3)))
+
+
+def test_bad_records_name_the_line():
+    game = Game(first_dealer=N)
+    game.deal(new_deck())
+    game.bid(E, 2)
+    text = game.record()
+    assert "starts with" in raises(RecordError, Game.from_record, "chess 1\n")
+    assert "line 2: 'X' is not a seat" in raises(RecordError, Game.from_record, "backalley 1\nfirst-dealer X\n")
+    assert "line 2: the second line names" in raises(RecordError, Game.from_record, "backalley 1\nbid N 3\n")
+    assert "before its first-dealer" in raises(RecordError, Game.from_record, "backalley 1\n")
+    assert raises(RecordError, Game.from_record, text + "bid E 3\n") == "line 5: it is S's turn to call, not E's"
+    assert "line 5: 13 is not a legal call" in raises(RecordError, Game.from_record, text + "bid S 13\n")
+    assert "line 5: expected" in raises(RecordError, Game.from_record, text + "bid S\n")
+    assert "line 3: expected" in raises(RecordError, Game.from_record, text.replace(" BJ", ""))
+    assert "line 3: the deck: 2C appears twice" in raises(RecordError, Game.from_record, text.replace("3C", "2C"))
+    assert "line 5: not playing cards now" in raises(RecordError, Game.from_record, text + "play S 2C\n")
+    assert issubclass(RecordError, ValueError)
