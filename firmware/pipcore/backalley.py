@@ -790,6 +790,10 @@ class Game:
                 i += 2
         return result
 
+    def record_log(self):
+        """The compact action log (bytes) behind ``record()``."""
+        return bytes(self._log)
+
     def record(self):
         """The game so far as text, one action a line; ``Game.from_record`` replays it."""
         lines = [RECORD_HEADER, "first-dealer %s" % SEAT_NAMES[self.first_dealer]]

@@ -571,6 +571,7 @@ def test_record_replays_to_the_same_game():
     actions = game.actions()
     assert actions[0][0] == "deal" and len(actions[0][1]) == DECK_SIZE
     assert [a[0] for a in actions].count("deal") == 3
+    assert len(game.record_log()) == 3 * (1 + DECK_SIZE) + 2 * (len(actions) - 3)
     # both go on identically
     card = game.legal_cards()[0]
     game.play(game.to_act, card)
