@@ -402,6 +402,7 @@ def _seat(seat):
 
 
 def seat_name(seat):
+    """``"N"``, ``"E"``, ``"S"`` or ``"W"``."""
     return SEAT_NAMES[seat]
 
 
@@ -417,14 +418,21 @@ def _check_pack(cards, what):
     return seen
 
 
+def _deck_list(deck):
+    try:
+        return [parse_card(c) if type(c) is str else c for c in deck]
+    except TypeError:
+        raise DeckError("a deck is a sequence of 54 cards, not %s" % _shown(deck)) from None
+
+
 def deal_cards(deck, dealer, h, number=1):
-    """Deal ``h`` cards each from a shuffled 54-card ``deck`` (5.4) and return the ``Deal``.
+    """Deal ``h`` cards each from a shuffled 54-card ``deck`` (ints or texts, top first; 5.4) and return the ``Deal``.
 
     Cards go one at a time clockwise from the dealer's left; ``deck[4h]`` is the
     upcard and the rest is the stock. If the upcard is a joker, the player holding
     the other joker discards it and takes the next stock card ([I-27]).
     """
-    deck = list(deck)
+    deck = _deck_list(deck)
     if len(deck) != DECK_SIZE:
         raise DeckError("a deck has %d cards, not %d" % (DECK_SIZE, len(deck)))
     _check_pack(deck, "the deck")
@@ -717,7 +725,7 @@ class Game:
             if self.rng is None:
                 raise DeckError("give a shuffled deck (this game has no rng to shuffle one)")
             deck = shuffled_deck(self.rng)
-        deck = list(deck)
+        deck = _deck_list(deck)
         self.current = deal_cards(deck, self.dealer, hand_size(self.number), self.number)
         self._log.append(_OP_DEAL)
         self._log.extend(bytes(deck))

@@ -507,8 +507,12 @@ def test_game_phase_refusals_change_nothing():
     deck[5] = 6
     assert "appears twice" in raises(DeckError, game.deal, deck)
     assert "no rng" in raises(DeckError, game.deal)
+    assert "sequence of 54 cards" in raises(DeckError, game.deal, 7)
+    assert "not a card" in raises(CardError, game.deal, ["AS"] * 53 + ["XX"])
+    assert "AS appears twice" in raises(DeckError, game.deal, ["AS"] * 54)
     assert game.current is None and game.phase == DEALING and game.number == 1
-    game.deal(shuffled_deck(Lcg(1)))
+    deal = game.deal([card_text(c) for c in shuffled_deck(Lcg(1))])  # texts are accepted too
+    assert deal.hands == Game(first_dealer=E).deal(shuffled_deck(Lcg(1))).hands
     assert "already dealt" in raises(PhaseError, game.deal, new_deck())
     assert "not playing cards now: S is to call" in raises(PhaseError, game.play, S, "AS")
     assert raises(TurnError, game.bid, N, PASS) == "it is S's turn to call, not N's"
