@@ -185,6 +185,7 @@ def play_game(seed, pass_weight, illegal_rate):
         dealers.append(dealer)
         assert deal.dealer == dealer and deal.hand_size == h and deal.number == number
         assert all(len(hand) == h for hand in deal.hands)
+        assert sorted(all_cards(deal)) == list(range(DECK_SIZE))
         assert len(deal.stock) + (deal.discarded is not None) == DECK_SIZE - 4 * h - 1
         if deal.trump == NO_TRUMP:
             assert all(c < LJ for hand in deal.hands for c in hand)

@@ -251,6 +251,14 @@ def trick_winner(cards, leader, trump):
     return (leader + best) % 4
 
 
+def sorted_hand(hand, trump):
+    """``hand`` as a player would hold it: plain suits, then trumps (jokers on top), each high to low."""
+    def key(card):
+        suit = 4 if is_trump(card, trump) else card // 13
+        return suit * 16 - rank_of(card)
+    return sorted(hand, key=key)
+
+
 # -- legal cards (5.8) --------------------------------------------------------------
 def legal_leads(hand, trump, trump_broken=False, board_caller=False):
     """Cards of ``hand`` that may be led; never empty for a non-empty hand."""

@@ -57,6 +57,7 @@ from pipcore.backalley import (
     parse_cards,
     ranking,
     shuffled_deck,
+    sorted_hand,
     trick_winner,
 )
 
@@ -601,3 +602,10 @@ def test_bad_records_name_the_line():
     assert "line 3: the deck: 2C appears twice" in raises(RecordError, Game.from_record, text.replace("3C", "2C"))
     assert "line 5: not playing cards now" in raises(RecordError, Game.from_record, text + "play S 2C\n")
     assert issubclass(RecordError, ValueError)
+
+
+def test_sorted_hand_groups_suits_with_trumps_last():
+    hand = cards("2S BJ 10H AC 4H LJ KS 3C")
+    assert cards_text(sorted_hand(hand, SPADES)) == "AC 3C 10H 4H BJ LJ KS 2S"
+    assert cards_text(sorted_hand(hand, HEARTS)) == "AC 3C KS 2S BJ LJ 10H 4H"
+    assert cards_text(sorted_hand(cards("2S 10H AC 4H"), NO_TRUMP)) == "AC 10H 4H 2S"
