@@ -516,7 +516,9 @@ class Turn:
         each = self._check_each
         end = self._check_end
         full = self._full
-        cands = self._sources(d)
+        # only points that hold a checker now or can receive one this turn
+        start = self._start
+        cands = [p for p in self._sources(d) if start[p] or _fed(start, p, d)]
         ncand = len(cands)
         limit = self._start_head - self._head_limit
         outside = [self._outside]
@@ -891,6 +893,17 @@ def _add_step(index, key, move):
         index[key] = [move]
     elif move not in entry:
         entry.append(move)
+
+
+def _fed(me, p, d):
+    """Can a checker arrive on ``p`` with up to three moves of ``d``?"""
+    for k in (1, 2, 3):
+        q = p + k * d
+        if q > HEAD:
+            return False
+        if me[q]:
+            return True
+    return False
 
 
 def _count_outside(m):
