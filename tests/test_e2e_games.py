@@ -50,7 +50,7 @@ def test_match_play_to_five():
 
 def test_small_sensor_capacity_forces_picks():
     # two switches per point: most stacks hide checkers, the board must ask instead of guessing
-    cap = bytes([2] * 24 + [2, 2, 15, 15])
+    cap = bytes([2] * 24 + [2, 2, 6, 6])
     stats, board = run_games(20, seed=9, capacity=cap)
     assert stats["refused"] == 0
     assert stats["picks"] > 0

@@ -18,15 +18,15 @@ is how many checkers the switches of ``loc`` can sense. A sensed count is
 ``min(actual, capacity)``.
 """
 
+from pipcore import geometry
 from pipcore.compat import const
 
-NLOC = const(28)
-BAR0 = const(24)
-TRAY0 = const(26)
+NLOC = const(28)  # geometry.LOCATIONS
+BAR0 = const(24)  # geometry.LOC_BAR_WHITE
+TRAY0 = const(26)  # geometry.LOC_OFF_WHITE
 
-# Default switches per location: 5 slots on a point, 4 on each bar half,
-# 15 in each tray (the tray is a slot per checker). Geometry may override.
-DEFAULT_CAPACITY = bytes([5] * 24 + [4, 4, 15, 15])
+# Checkers the switches of each location can count (pipcore.geometry).
+DEFAULT_CAPACITY = geometry.CAPACITY
 
 # slot (0 = off, 1..24 points, 25 = bar) of a player's array -> location
 _SLOT_LOC = (

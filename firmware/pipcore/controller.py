@@ -890,8 +890,19 @@ class Controller:
     def _done(self):
         if not self.have_sensed:
             return
-        # every node the switches cannot tell from this board (tall stacks, checkers in hand)
-        same = self._full_index().get(bytes(self.sensed))
+        # every node the switches cannot tell from this board (tall stacks, checkers in hand);
+        # without a full location the counts name the position, so no search is needed
+        sensed = self.sensed
+        cap = self.capacity
+        full = False
+        for i in range(NLOC):
+            if sensed[i] >= cap[i]:
+                full = True
+                break
+        if not full and bytes(sensed) == self.cur.key:
+            same = self.cands or [self.cur]
+        else:
+            same = self._full_index().get(bytes(sensed))
         if not same:
             self.refused += 1
             self._evaluate()

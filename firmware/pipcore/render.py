@@ -1,65 +1,83 @@
-"""Controller marks -> LED colours (NeoPixel API: ``pixels[i] = (r, g, b)``).
+"""Controller marks -> location pixels (``pipdrivers.leds.Pixels.set`` API).
 
-Each board location has one or more LEDs (``loc_leds[loc]``, from geometry).
-A role gives a colour; errors and fix-from marks flash. Colours for a player's
-checkers (moves, setup additions, missing checkers) take that player's tint so
-players see whose checker is meant even though switches cannot tell colours.
+Every location has one pixel under each of its six slots
+(``geometry.led_index``). A mark lights the one slot it is about: the top
+checker for a source or a checker to take away, the slot where the next
+checker lands for a target or a checker to add. Errors and checkers to take
+away blink; candidates pulse. A player's checkers take that player's tint
+for additions so players see whose checker is meant (switches cannot tell
+colours). Only pixels that change are written; nothing is allocated per
+frame.
 """
 
+from pipcore import geometry as g
 from pipcore.board import NLOC
 
-OFF = (0, 0, 0)
-# role -> (colour, flashes)
-_ROLE_STYLE = (
-    (OFF, False),  # none
-    ((0, 40, 0), False),  # source: dim green
-    ((0, 0, 80), False),  # lifted: blue
-    ((0, 90, 0), False),  # target: green
-    ((120, 0, 0), True),  # error: flashing red
-    ((90, 40, 0), True),  # fix-from: flashing orange
-    ((0, 90, 0), False),  # fix-to: green
-    ((100, 0, 60), True),  # missing: flashing magenta
-    ((0, 90, 0), False),  # add: green
-    ((120, 0, 0), False),  # remove: red
-    ((40, 40, 0), False),  # candidate from: amber
-    ((90, 90, 0), False),  # candidate to: yellow
-    ((0, 40, 60), False),  # host play from: cyan dim
-    ((0, 90, 120), False),  # host play to: cyan
-    ((90, 40, 0), True),  # required: flashing orange
-    ((80, 80, 80), True),  # win: flashing white
-)
+STEADY = 0  # pipdrivers.leds effects
+BLINK = 1
+PULSE = 2
 
-FLASH_MS = 250
+# role -> (r, g, b, effect, slot rule) ; slot rule 0: top checker, 1: next free slot
+_STYLE = (
+    (0, 0, 0, STEADY, 0),  # none
+    (0, 40, 0, STEADY, 0),  # source: dim green on the top checker
+    (0, 0, 90, STEADY, 1),  # lifted: blue where it was
+    (0, 110, 0, STEADY, 1),  # target: green where it lands
+    (120, 0, 0, BLINK, 0),  # error: blinking red
+    (120, 50, 0, BLINK, 0),  # fix-from: blinking orange
+    (0, 110, 0, STEADY, 1),  # fix-to: green
+    (120, 0, 80, BLINK, 1),  # missing: blinking magenta
+    (0, 110, 0, STEADY, 1),  # add: green (tinted per colour below)
+    (140, 0, 0, STEADY, 0),  # remove: red
+    (60, 60, 0, PULSE, 0),  # candidate from: amber
+    (120, 120, 0, PULSE, 1),  # candidate to: yellow
+    (0, 50, 70, STEADY, 0),  # host play from: cyan
+    (0, 110, 140, STEADY, 1),  # host play to: bright cyan
+    (120, 50, 0, BLINK, 0),  # required: blinking orange
+    (90, 90, 90, PULSE, 1),  # win: pulsing white
+)
+_ADD_TINT = ((110, 90, 40), (30, 60, 140))  # white's / black's checkers (add, missing)
 
 
 class Renderer:
-    """Draws controller marks onto a NeoPixel-like object."""
+    """Draws controller marks onto the location pixels of ``pixels``."""
 
-    def __init__(self, pixels, loc_leds=None):
+    def __init__(self, pixels, counts):
         self.pixels = pixels
-        if loc_leds is None:
-            loc_leds = [(i,) for i in range(NLOC)]
-        self.loc_leds = loc_leds
-        self.flashing = False
+        self.counts = counts  # sensed counts per location (slot choice)
+        self.lit = bytearray(NLOC)  # 1 + slot lit per location, 0 = dark
+        self.animated = False
 
-    def draw(self, marks, now):
-        """Write the frame for ``marks`` at time ``now`` and show it."""
-        pixels = self.pixels
-        on = (now // FLASH_MS) & 1 == 0
-        flashing = False
-        styles = _ROLE_STYLE
-        leds = self.loc_leds
+    def draw(self, marks, players):
+        px = self.pixels
+        counts = self.counts
+        lit = self.lit
+        animated = False
         for loc in range(NLOC):
-            colour, flash = styles[marks[loc]]
-            if flash:
-                flashing = True
-                if not on:
-                    colour = OFF
-            for i in leds[loc]:
-                pixels[i] = colour
-        self.flashing = flashing
-        pixels.show()
+            role = marks[loc]
+            if not role:
+                if lit[loc]:
+                    px.set(g.led_index(loc, lit[loc] - 1), 0, 0, 0)
+                    lit[loc] = 0
+                continue
+            r, gr, b, effect, rule = _STYLE[role]
+            n = counts[loc] & 7
+            slot = n if rule else n - 1
+            if slot < 0:
+                slot = 0
+            elif slot >= g.SLOTS:
+                slot = g.SLOTS - 1
+            if role in (7, 8) and players[loc] < 2:
+                r, gr, b = _ADD_TINT[players[loc]]
+            if lit[loc] and lit[loc] - 1 != slot:
+                px.set(g.led_index(loc, lit[loc] - 1), 0, 0, 0)
+            px.set(g.led_index(loc, slot), r, gr, b, effect)
+            lit[loc] = slot + 1
+            if effect:
+                animated = True
+        self.animated = animated
 
 
 def role_colour(role):
-    return _ROLE_STYLE[role][0]
+    s = _STYLE[role]
+    return (s[0], s[1], s[2])

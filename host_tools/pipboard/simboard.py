@@ -17,121 +17,87 @@ changes settle after ``settle_ms`` (the debounce of the scan driver), so
 thousands of games run in seconds.
 """
 
+import json
 import random
 
+from pipcore import geometry as g
 from pipcore.app import App
 from pipcore.board import BAR0, DEFAULT_CAPACITY, NLOC, slot_loc
-from pipcore.controller import (M_ADD, M_ERROR, M_FIX_FROM, M_FIX_TO, M_MISSING, M_REMOVE, MOVING, PICK)
+from pipdrivers.board import Board
+from pipboard.twins import MemFlash, PowerCut, VirtualBoard, _MemFile
+from pipcore.controller import (GAME_OVER, M_ADD, M_ERROR, M_FIX_FROM, M_FIX_TO, M_MISSING, M_REMOVE, MATCH_OVER,
+                                MOVING, PICK)
 from pipcore.position import CHECKERS
 
-SETTLE_MS = 30
+SCAN_MS = 5  # pipcore.app.SCAN_PERIOD_MS
+SETTLE_MS = 25  # five scans: a clean change settles after four (pipdrivers.board samples)
+PRESS_MS = 40  # a button held long enough for its debounce (three reads at 10 ms)
+LONG_MS = 900  # a long press (pipdrivers.buttons long_ms is 800)
+
+# button name -> (button of player 0, button of player 1), geometry.BUTTON_NAMES order
+_BUTTONS = {
+    "ROLL": (g.BTN_WHITE_ROLL, g.BTN_BLACK_ROLL),
+    "DONE": (g.BTN_WHITE_ROLL, g.BTN_BLACK_ROLL),
+    "DOUBLE": (g.BTN_WHITE_DOUBLE, g.BTN_BLACK_DOUBLE),
+    "BEAVER": (g.BTN_WHITE_DOUBLE, g.BTN_BLACK_DOUBLE),
+    "RACCOON": (g.BTN_WHITE_DOUBLE, g.BTN_BLACK_DOUBLE),
+    "TAKE": (g.BTN_WHITE_TAKE, g.BTN_BLACK_TAKE),
+    "DROP": (g.BTN_WHITE_DROP, g.BTN_BLACK_DROP),
+    "NEXT": (g.BTN_MENU, g.BTN_MENU),
+}
+_LONG_BUTTONS = {"NEW": g.BTN_UNDO, "TOURNAMENT": g.BTN_MENU}
 
 
-class SimSensors:
-    """Twin of the scan driver: per-location counts debounced over ``settle_ms``."""
+class _FastFile(_MemFile):
+    """``MemFlash`` file that writes in bulk with the same power-cut semantics (bytes before the cut land)."""
 
-    def __init__(self, board, settle_ms=SETTLE_MS):
+    def write(self, data):
+        flash = self.flash
+        flash._check()
+        buf = flash.files[self.path]
+        data = bytes(data)
+        budget = flash._budget
+        if budget is not None and flash.units + len(data) > budget:
+            n = max(0, budget - flash.units)
+            buf.extend(data[:n])
+            flash.units += n
+            flash.dead = True
+            raise PowerCut("power cut after %d units" % flash.units)
+        buf.extend(data)
+        flash.units += len(data)
+        return len(data)
+
+
+class FastFlash(MemFlash):
+    """The flash twin, fast enough for thousands of simulated games."""
+
+    def open(self, path, mode="rb"):
+        self._check()
+        if "w" in mode:
+            self.files[path] = bytearray()
+        elif path not in self.files:
+            raise OSError(2, "no such file: %s" % path)
+        return _FastFile(self, path, mode)
+
+
+class StripView:
+    """The LED chain as people see it: ``len()`` pixels, ``view[i]`` is the ``(r, g, b)`` last set on
+    pixel ``i`` (before brightness and blinking, so a flashing pixel reads the same in every frame)."""
+
+    def __init__(self, board):
         self.board = board
-        self.settle_ms = settle_ms
-        self.counts = bytearray(NLOC)
-        self._cand = bytearray(NLOC)
-        self._since = [0] * NLOC
-        self.flicker = {}  # loc -> raw count shown instead of the true one
-
-    def poll(self, now):
-        board = self.board
-        cap = board.capacity
-        changed = False
-        counts = self.counts
-        cand = self._cand
-        since = self._since
-        stacks = board.stacks
-        flicker = self.flicker
-        for loc in range(NLOC):
-            raw = flicker.get(loc)
-            if raw is None:
-                n = len(stacks[loc])
-                raw = n if n < cap[loc] else cap[loc]
-            if raw == counts[loc]:
-                cand[loc] = raw
-                continue
-            if raw != cand[loc]:
-                cand[loc] = raw
-                since[loc] = now
-            elif now - since[loc] >= self.settle_ms:
-                counts[loc] = raw
-                changed = True
-        return changed
-
-
-class SimButtons:
-    def __init__(self):
-        self.queue = []
-
-    def poll(self, now):
-        if self.queue:
-            return self.queue.pop(0)
-        return None
-
-
-class SimDice:
-    """Twin of the dice driver: a seeded fair die."""
-
-    def __init__(self, rng):
-        self.rng = rng
-        self.forced = []
-
-    def roll(self):
-        if self.forced:
-            return self.forced.pop(0)
-        return self.rng.randint(1, 6)
-
-
-class SimDisplay:
-    def __init__(self):
-        self.item = None
-        self.shown = 0
-
-    def show(self, item):
-        self.item = item
-        self.shown += 1
-
-
-class SimStorage:
-    """Twin of the storage driver: atomic saves kept across power cuts (flash)."""
-
-    def __init__(self):
-        self.files = {}
-        self.writes = 0
-
-    def load(self, name):
-        return self.files.get(name)
-
-    def save(self, name, text):
-        self.files[name] = text  # atomic: all or nothing
-        self.writes += 1
-
-
-class SimPixels:
-    """Twin of the NeoPixel strip."""
-
-    def __init__(self, n):
-        self.n = n
-        self.buf = [(0, 0, 0)] * n
-        self.frames = 0
-        self.brightness = 1.0
-
-    def __setitem__(self, i, colour):
-        self.buf[i] = colour
-
-    def __getitem__(self, i):
-        return self.buf[i]
 
     def __len__(self):
-        return self.n
+        return g.LEDS
 
-    def show(self):
-        self.frames += 1
+    def __getitem__(self, i):
+        app = self.board.app
+        if app is None:
+            return (0, 0, 0)
+        px = app.hw.pixels
+        layer = px._layers[px._effect[i]]
+        o = 3 * i
+        return (layer[o + px._ro], layer[o + px._go], layer[o + px._bo])
 
 
 class BoardError(AssertionError):
@@ -141,7 +107,7 @@ class BoardError(AssertionError):
 class SimBoard:
     """The whole board in software (see module docstring)."""
 
-    def __init__(self, seed=None, capacity=None, options=None, settle_ms=SETTLE_MS, variant="backgammon"):
+    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon"):
         self.rng = random.Random(seed)
         self.capacity = bytes(capacity) if capacity is not None else DEFAULT_CAPACITY
         self.options = options
@@ -150,43 +116,66 @@ class SimBoard:
         self.box = [CHECKERS, CHECKERS]  # checkers off the board, per colour
         self.hand = []
         self.now = 0
-        self.storage = SimStorage()
-        self.pixels = SimPixels(NLOC)
-        self.dice = SimDice(random.Random(self.rng.random()))
-        self.display = SimDisplay()
-        self.buttons = SimButtons()
-        self.settle_ms = settle_ms
+        self.twins = VirtualBoard(seed=self.rng.randrange(1 << 30))
+        self.twins.flash = self.flash = FastFlash()
+        self.pixels = StripView(self)
         self.app = None
         self.power_cuts = 0
         self.power_on()
 
     # -- power ---------------------------------------------------------------
     def power_on(self):
-        self.sensors = SimSensors(self, self.settle_ms)
-        self.app = App(self.sensors, self.buttons, self.dice, self.display, self.storage, self.pixels,
-                       capacity=self.capacity, options=self.options, variant=self.variant)
+        """Boot: fresh drivers (RAM) on the same twins (switches, LEDs, buttons, flash)."""
+        tw = self.twins
+        self.flash.power_on()
+        tw.pad.state = 0
+        self.hw = Board(tw.switches.readinto, tw.strip.write, tw.pad.read, tw.flash, tw.entropy)
+        self.saved_at_boot = self.storage_text
+        self.app = App(self.hw, options=self.options, variant=self.variant, capacity=self.capacity)
+        self.resumed_state = json.dumps(self.app.ctl.snapshot()) if self.app.resumed else None
         self.settle()
 
-    def power_cut(self):
-        """Lose everything in RAM at this instant (the storage twin keeps its files)."""
+    def power_cut(self, during_save_units=None):
+        """Lose everything in RAM now; with ``during_save_units`` the cut falls inside the next save."""
+        if during_save_units is not None:
+            self.flash.cut_after(during_save_units)
+            return
         self.app = None
-        self.buttons.queue = []
         self.power_cuts += 1
 
     @property
     def ctl(self):
         return self.app.ctl
 
+    @property
+    def storage_text(self):
+        """The newest complete save, decoded (what a resume reads)."""
+        from pipdrivers.storage import AtomicStore
+        data = AtomicStore(self.flash, "/pipboard_state.bin").load() if not self.flash.dead else None
+        return data.decode() if data else None
+
     # -- time ----------------------------------------------------------------
     def advance(self, ms):
-        self.now += ms
-        if self.app is not None:
-            self.app.poll(self.now)
+        """Let ``ms`` pass, the app polling every scan period."""
+        end = self.now + ms
+        while self.now < end:
+            self.now = min(self.now + SCAN_MS, end)
+            if self.app is not None:
+                try:
+                    self.app.poll(self.now)
+                except PowerCut:
+                    self.app = None
+                    self.power_cuts += 1
+            if self.app is None:
+                return
 
     def settle(self):
         """Let the switches settle and the app see it."""
-        self.advance(1)
-        self.advance(self.settle_ms)
+        self.advance(SETTLE_MS)
+
+    def _sync(self, loc):
+        n = len(self.stacks[loc])
+        self.twins.switches.place(loc, n if n < g.SLOTS else g.SLOTS)
 
     # -- hands ---------------------------------------------------------------
     def lift(self, loc, colour=None, settle=True):
@@ -202,6 +191,7 @@ class SimBoard:
             stack.remove(colour)
             c = colour
         self.hand.append(c)
+        self._sync(loc)
         if settle:
             self.settle()
         return c
@@ -214,6 +204,7 @@ class SimBoard:
             self.hand.remove(colour)
             c = colour
         self.stacks[loc].append(c)
+        self._sync(loc)
         if settle:
             self.settle()
 
@@ -230,31 +221,48 @@ class SimBoard:
     def put_in_box(self):
         self.box[self.hand.pop()] += 1
 
-    def press(self, name):
-        self.buttons.queue.append(name)
-        self.advance(1)
+    def press(self, name, player=None):
+        """Press and release the button meaning ``name`` (the right player's button by default)."""
+        ctl = self.ctl
+        if name in _LONG_BUTTONS:
+            button = _LONG_BUTTONS[name]
+            hold = LONG_MS
+        else:
+            if player is None:
+                player = ctl.mover
+                if name in ("TAKE", "DROP", "BEAVER") and ctl.offerer >= 0:
+                    player = 1 - ctl.offerer
+                    if name != "BEAVER" and ctl.offer_stage == 2:
+                        player = ctl.offerer
+                    elif ctl.offer_stage == 3:
+                        player = 1 - ctl.offerer
+            button = _BUTTONS[name][player]
+            hold = PRESS_MS
+        pad = self.twins.pad
+        pad.press(button)
+        self.advance(hold)
+        pad.release(button)
+        self.advance(PRESS_MS)
 
-    def chatter(self, loc, times=3):
-        """Switch bounce at ``loc``: raw flickers shorter than the debounce."""
-        s = self.sensors
+    def chatter(self, loc, reads=3):
+        """Switch bounce at ``loc``: the next scans read its switches at random (below the debounce)."""
+        sw = self.twins.switches
         n = len(self.stacks[loc])
-        true = min(n, self.capacity[loc])
-        for _ in range(times):
-            s.flicker[loc] = true + 1 if true == 0 else true - 1
-            self.advance(2)
-            del s.flicker[loc]
-            self.advance(2)
+        slot = min(n, g.SLOTS - 1)
+        sw.chatter(g.sensor_bit(loc, slot), reads)
+        self.advance(SCAN_MS * (reads + 1))
+        self.settle()
 
-    def knock(self, locs, ms=8):
-        """A knock: many switches flicker at once for ``ms`` (below the debounce)."""
-        s = self.sensors
+    def knock(self, locs, reads=2):
+        """A knock: many switches bounce at once for a couple of scans."""
+        sw = self.twins.switches
         for loc in locs:
             n = len(self.stacks[loc])
-            true = min(n, self.capacity[loc])
-            s.flicker[loc] = 0 if true else 1
-        self.advance(ms)
-        s.flicker.clear()
-        self.advance(1)
+            sw.chatter(g.sensor_bit(loc, min(n, g.SLOTS - 1)), reads)
+            if n:
+                sw.chatter(g.sensor_bit(loc, n - 1 if n <= g.SLOTS else g.SLOTS - 1), reads)
+        self.advance(SCAN_MS * (reads + 1))
+        self.settle()
 
     # -- what people see ------------------------------------------------------
     def marked(self, role):
@@ -371,16 +379,22 @@ class VirtualPlayer:
             self.power_cycle()
 
     def power_cycle(self):
+        """Cut the power now (sometimes in the middle of the next save) and boot again."""
         b = self.board
-        saved = b.storage.files.get("game")
+        if self.rng.random() < 0.3:
+            b.power_cut(during_save_units=self.rng.randrange(1, 400))
+            return  # the cut falls inside the next save; _check_resume runs after the boot
         b.power_cut()
+        self.boot()
+
+    def boot(self):
+        b = self.board
         b.power_on()
         self.stats["resumed"] += 1
-        if saved is not None:
-            import json
-            now = json.dumps(b.ctl.snapshot())
-            if json.loads(now) != json.loads(saved):
-                raise PlayFailure("resume did not restore the saved state:\n%s\n%s" % (saved, now))
+        if b.saved_at_boot is not None:
+            if b.resumed_state is None or json.loads(b.resumed_state) != json.loads(b.saved_at_boot):
+                raise PlayFailure("resume did not restore the saved state:\n%s\n%s" % (
+                    b.saved_at_boot, b.resumed_state))
 
     # -- a game ------------------------------------------------------------------
     def play_game(self, max_steps=2000):
@@ -388,6 +402,7 @@ class VirtualPlayer:
         b = self.board
         game_no = b.ctl.game_no
         for _ in range(max_steps):
+            self._revive()
             ctl = b.ctl
             ph = ctl.phase
             if ph == SETUP:
@@ -492,7 +507,15 @@ class VirtualPlayer:
 
     def _act(self, fn):
         fn()
+        self._revive()
         self._maybe_cut()
+
+    def _revive(self):
+        """Boot again if the power failed (a cut inside a save)."""
+        if self.board.app is None:
+            self.boot()
+            return True
+        return False
 
     def _chatter(self):
         rng = self.rng
@@ -502,25 +525,31 @@ class VirtualPlayer:
             self.board.knock(rng.sample(range(NLOC), 8 + rng.randrange(12)))
 
     def _finish(self, base, intended, dice):
+        """Press DONE (and pick among candidates if asked) until the board commits the play."""
         b = self.board
-        b.press("DONE")
+        picked = False
+        for _ in range(40):
+            ctl = b.ctl
+            if ctl.phase == MOVING:
+                b.press("DONE")
+                if not self._revive() and b.ctl.phase == MOVING:
+                    self.stats["refused"] += 1
+                    raise PlayFailure("legal play refused: %s dice %r -> %s; board says %r" % (
+                        base.describe(), dice, intended.describe(), b.ctl.message))
+            elif ctl.phase == PICK:
+                if not picked:
+                    picked = True
+                    self.stats["picks"] += 1
+                b.press("DONE" if ctl.pick_candidate() == intended else "NEXT")
+                self._revive()
+            else:
+                break
+        else:
+            raise PlayFailure("the intended play could not be picked")
         ctl = b.ctl
-        if ctl.phase == PICK:
-            self.stats["picks"] += 1
-            for _ in range(len(ctl.pick[0]) + 1):
-                if ctl.pick_candidate() == intended:
-                    break
-                b.press("NEXT")
-            if ctl.pick_candidate() != intended:
-                raise PlayFailure("the intended play is not among the candidates")
-            b.press("DONE")
-        if ctl.phase in (MOVING, PICK):
-            self.stats["refused"] += 1
-            raise PlayFailure("legal play refused: %s dice %r -> %s; board says %r" % (
-                base.describe(), dice, intended.describe(), ctl.message))
-        if ctl.last_result != intended:
-            raise PlayFailure("recorded %s but the player played %s" % (ctl.last_result.describe(),
-                                                                        intended.describe()))
+        after = ctl.pos if ctl.phase in (GAME_OVER, MATCH_OVER) else ctl.pos.swapped()
+        if after != intended:
+            raise PlayFailure("recorded %s but the player played %s" % (after.describe(), intended.describe()))
         self.stats["accepted"] += 1
         self.stats["turns"] += 1
 

@@ -297,7 +297,7 @@ def test_knocked_board_is_guided_back_one_checker_at_a_time():
 
 
 def test_stacks_beyond_the_switches_ask_the_player_to_pick():
-    cap = bytes([3] * 24 + [4, 4, 15, 15])
+    cap = bytes([3] * 24 + [4, 4, 6, 6])
     t = loaded({13: 5, 8: 4, 6: 6}, {19: 15}, (2, 1), capacity=cap)
     # 8/6 6/5 and 8/7 8/6... : 13 stays 3-sensed, 6 stays full
     t.move(8, 6)
