@@ -24,6 +24,7 @@ uses the plain generator instead (``restriction_possible``).
 
 from pipcore.compat import const
 from pipcore.options import ConfigError
+from pipcore.playcodes import PlayList, orders, pack
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import apply_move, check_dice
 
@@ -48,15 +49,10 @@ def restriction_possible(position, caucasian=True, scope="home", jail=False):
     return False
 
 
-def _pack(n, srcs, high_first):
-    code = n | (high_first << 23)
-    for i in range(n):
-        code |= srcs[i] << (3 + 5 * i)
-    return code
-
-
-class Turn:
+class Turn(PlayList):
     """The legal plays of one roll under the Caucasian and/or jail options."""
+
+    _apply_move = staticmethod(apply_move)
 
     def __init__(self, position, dice, caucasian=True, scope="home", jail=False):
         if scope not in ("home", "board"):
@@ -219,44 +215,9 @@ class Turn:
             if board not in seen:
                 srcs = [s for s, _ in seq]
                 high_first = 1 if (self.double or not seq or seq[0][1] == self.high) else 0
-                seen[board] = _pack(len(seq), srcs, high_first)
+                seen[board] = pack(srcs, high_first)
         self.plays = list(seen.values()) or [0]
         self._legal_boards = seen
-
-    # -- expanding play codes -----------------------------------------------
-    def moves(self, code):
-        """The single moves of a play as ``[(from, to, die), ...]``; 0 is off."""
-        n = code & 7
-        if self.double:
-            dice = (self.high,) * 4
-        elif code >> 23 & 1:
-            dice = (self.high, self.low)
-        else:
-            dice = (self.low, self.high)
-        out = []
-        for i in range(n):
-            s = code >> (3 + 5 * i) & 31
-            t = s - dice[i]
-            out.append((s, t if t > 0 else 0, dice[i]))
-        return out
-
-    def result(self, code):
-        """The position after the play ``code``."""
-        pos = self.position.copy()
-        for s, t, _ in self.moves(code):
-            apply_move(pos, s, t)
-        return pos
-
-    def results(self):
-        """All distinct legal resulting positions."""
-        return [self.result(code) for code in self.plays]
-
-    def result_for(self, position):
-        """The play code whose result is ``position``, or None."""
-        for code in self.plays:
-            if self.result(code) == position:
-                return code
-        return None
 
     def is_complete(self, position):
         """True when ``position`` is the result of a legal play of this turn."""
@@ -318,7 +279,7 @@ class Turn:
         table = {}
         start = self.position
         for way in ways_from(bytes(self._start_state())):
-            for order in _orders(list(way)):
+            for order in orders(list(way)):
                 pos = start.copy()
                 for s, t, d in order:
                     if not pos.me[s]:
@@ -342,18 +303,3 @@ class Turn:
         if not self.double and used == 1 and key[0] != CHECKERS:
             return (self.high if key[_HIGH] == 0 else self.low) == self._one_die
         return True
-
-
-def _orders(items):
-    """Every distinct ordering of the list ``items``."""
-    if len(items) <= 1:
-        return [list(items)]
-    out = []
-    tried = []
-    for i in range(len(items)):
-        if items[i] in tried:
-            continue
-        tried.append(items[i])
-        for rest in _orders(items[:i] + items[i + 1:]):
-            out.append([items[i]] + rest)
-    return out

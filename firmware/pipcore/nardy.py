@@ -37,6 +37,7 @@ generator in ``tests/nardy_naive.py`` makes the same ones):
 
 from pipcore.compat import const
 from pipcore.options import ConfigError
+from pipcore.playcodes import PlayList, orders
 from pipcore.position import BAR, CHECKERS, Position, PositionError
 from pipcore.rules import check_dice
 
@@ -157,12 +158,14 @@ def _key2(a, a2, b, b2):
     return ((r1 * 26 + r2) * 26 + x1) * 26 + x2
 
 
-class Turn:
+class Turn(PlayList):
     """The legal plays of one roll in one long-nardy position.
 
     ``first_turn`` enables the head-rule exception H2 (the mover's first turn
     of the game); ``block_check`` is option ``lnBlockCheck``.
     """
+
+    _apply_move = staticmethod(apply_move)
 
     def __init__(self, position, dice, first_turn=False, block_check=PER_MOVE):
         if block_check not in (PER_MOVE, END_OF_TURN):
@@ -608,7 +611,7 @@ class Turn:
         saved = self._m
         saved_outside = self._outside
         found = None
-        for order in _orders(sources):
+        for order in orders(sources):
             self._m = bytearray(self._start)
             self._outside = _count_outside(self._m)
             ok = True
@@ -622,41 +625,6 @@ class Turn:
         self._m = saved
         self._outside = saved_outside
         return found
-
-    # -- expanding play codes -------------------------------------------
-    def moves(self, code):
-        """The single moves of a play as ``[(from, to, die), ...]``; 0 is off."""
-        n = code & 7
-        if self.double:
-            dice = (self.high,) * 4
-        elif code >> 23 & 1:
-            dice = (self.high, self.low)
-        else:
-            dice = (self.low, self.high)
-        out = []
-        for i in range(n):
-            s = code >> (3 + 5 * i) & 31
-            t = s - dice[i]
-            out.append((s, t if t > 0 else 0, dice[i]))
-        return out
-
-    def result(self, code):
-        """The position after the play ``code``."""
-        pos = self.position.copy()
-        for s, t, _ in self.moves(code):
-            apply_move(pos, s, t)
-        return pos
-
-    def results(self):
-        """All distinct legal resulting positions."""
-        return [self.result(code) for code in self.plays]
-
-    def result_for(self, position):
-        """The play code whose result is ``position``, or None."""
-        for code in self.plays:
-            if self.result(code) == position:
-                return code
-        return None
 
     def _keys(self):
         if self._result_keys is None:
@@ -736,7 +704,7 @@ class Turn:
             raise IllegalPlayError("no dice left for %d/%s" % (s, t or "off"))
         first_error = None
         for n in range(1, len(left) + 1):
-            for dice in _orders(left):
+            for dice in orders(left):
                 dice = dice[:n]
                 landings = []
                 cur = s
@@ -911,18 +879,3 @@ def _count_outside(m):
     for p in range(7, 25):
         n += m[p]
     return n
-
-
-def _orders(items):
-    """Every distinct ordering of the list ``items``."""
-    if len(items) <= 1:
-        return [list(items)]
-    out = []
-    tried = []
-    for i in range(len(items)):
-        if items[i] in tried:
-            continue
-        tried.append(items[i])
-        for rest in _orders(items[:i] + items[i + 1:]):
-            out.append([items[i]] + rest)
-    return out

@@ -1,0 +1,71 @@
+"""Play codes shared by the variant generators (``pipcore.nardy``,
+``pipcore.caucasian``): the same packing as ``pipcore.rules``.
+
+A play code is one small integer: bits 0-2 the number of single moves, then
+5 bits per source point from bit 3, and bit 23 set when the high die is
+played first (always set for doubles). ``PlayList`` gives a generator the
+``moves``/``result``/``results``/``result_for`` part of the Turn interface;
+the generator sets ``position``, ``high``, ``low``, ``double`` and ``plays``
+and names its ``_apply_move(position, from, to)``.
+"""
+
+
+def pack(sources, high_first):
+    """The code of a play whose single moves start from ``sources`` in order."""
+    code = len(sources) | (high_first << 23)
+    for i in range(len(sources)):
+        code |= sources[i] << (3 + 5 * i)
+    return code
+
+
+class PlayList:
+    """``moves``, ``result``, ``results`` and ``result_for`` over play codes."""
+
+    def moves(self, code):
+        """The single moves of a play as ``[(from, to, die), ...]``; 0 is off."""
+        n = code & 7
+        if self.double:
+            dice = (self.high,) * 4
+        elif code >> 23 & 1:
+            dice = (self.high, self.low)
+        else:
+            dice = (self.low, self.high)
+        out = []
+        for i in range(n):
+            s = code >> (3 + 5 * i) & 31
+            t = s - dice[i]
+            out.append((s, t if t > 0 else 0, dice[i]))
+        return out
+
+    def result(self, code):
+        """The position after the play ``code``."""
+        pos = self.position.copy()
+        for s, t, _ in self.moves(code):
+            self._apply_move(pos, s, t)
+        return pos
+
+    def results(self):
+        """All distinct legal resulting positions."""
+        return [self.result(code) for code in self.plays]
+
+    def result_for(self, position):
+        """The play code whose result is ``position``, or None."""
+        for code in self.plays:
+            if self.result(code) == position:
+                return code
+        return None
+
+
+def orders(items):
+    """Every distinct ordering of the list ``items``."""
+    if len(items) <= 1:
+        return [list(items)]
+    out = []
+    tried = []
+    for i in range(len(items)):
+        if items[i] in tried:
+            continue
+        tried.append(items[i])
+        for rest in orders(items[:i] + items[i + 1:]):
+            out.append([items[i]] + rest)
+    return out
