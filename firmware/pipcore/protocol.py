@@ -90,6 +90,16 @@ TEST_ONLY = ("set_dice", "inject")
 COMMANDS = tuple(sorted(_COMMANDS))
 
 
+def geometry_summary():
+    """What the hello tells a host about the board (from ``pipcore.geometry``)."""
+    try:
+        from pipcore import geometry as g
+    except ImportError:
+        return {}
+    return {"points": g.POINTS, "locations": g.LOCATIONS, "slots": g.SLOTS, "sensors": g.SENSORS, "leds": g.LEDS,
+            "buttons": g.BUTTONS}
+
+
 class ProtocolError(ValueError):
     """A frame the board refuses; ``code`` is the reply's error code."""
 
@@ -166,7 +176,7 @@ class ProtocolHandler:
         self.app = app
         self.write = write
         self.firmware_version = firmware_version
-        self.geometry = geometry if geometry is not None else {}
+        self.geometry = geometry if geometry is not None else geometry_summary()
         self.test_mode = bool(test_mode)
         self.board = board
         self.seq = 0

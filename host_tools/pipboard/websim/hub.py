@@ -29,7 +29,7 @@ class BoardHost:
         self.tick_ms = tick_ms
         self.clock = clock or (lambda: int(time.monotonic() * 1000))
         self.start = self.clock()
-        self.handler = ProtocolHandler(app, self._broadcast, FIRMWARE_VERSION, geometry or {}, test_mode=test_mode,
+        self.handler = ProtocolHandler(app, self._broadcast, FIRMWARE_VERSION, geometry, test_mode=test_mode,
                                        board="pipboard-sim")
         self.running = False
         self.thread = None

@@ -42,7 +42,7 @@ class WebSim:
 
         self.board = SimBoard(seed=seed, options=options, variant=variant)
         self.bridge = AppBridge(SimBoardApp(self.board))
-        self.host = hub.BoardHost(self.bridge, test_mode=test_mode, geometry=geometry_summary())
+        self.host = hub.BoardHost(self.bridge, test_mode=test_mode)
         self.lock = self.host.lock
 
     # -- what the page draws -------------------------------------------------
@@ -105,16 +105,6 @@ def button_names():
     from pipcore.controller import BUTTONS
 
     return BUTTONS
-
-
-def geometry_summary():
-    """What the hello tells a host about the board."""
-    try:
-        from pipcore import geometry as g
-    except ImportError:
-        return {}
-    return {"points": g.POINTS, "locations": g.LOCATIONS, "slots": g.SLOTS, "sensors": g.SENSORS, "leds": g.LEDS,
-            "buttons": g.BUTTONS}
 
 
 class SimBoardApp:
