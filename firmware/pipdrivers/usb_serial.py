@@ -64,7 +64,7 @@ def _binary(stream):
 TEST_MODE_FILE = "/pipboard_test_mode"  # written by ``pipboard deploy --test``
 
 
-def test_mode_requested(path=TEST_MODE_FILE):
+def started_in_test_mode(path=TEST_MODE_FILE):
     """True when the board was deployed in test mode (the flag file exists)."""
     import os
 
@@ -73,3 +73,30 @@ def test_mode_requested(path=TEST_MODE_FILE):
     except OSError:
         return False
     return True
+
+
+class HostLink:
+    """The board's end of the protocol, ready for the composition root.
+
+    ``main.py`` builds it once around the app and calls ``poll(now)`` in the
+    main loop instead of ``app.poll(now)``: waiting host bytes are answered,
+    the app runs, and what changed goes out as numbered events::
+
+        host = HostLink(app, pipcore.__version__)
+        while True:
+            host.poll(ticks_ms())
+    """
+
+    def __init__(self, app, firmware_version, test_mode=None, serial=None, bridge=None):
+        from pipcore.protocol import AppBridge, ProtocolHandler
+
+        self.serial = serial if serial is not None else UsbSerial()
+        self.bridge = bridge if bridge is not None else AppBridge(app)
+        if test_mode is None:
+            test_mode = started_in_test_mode()
+        self.handler = ProtocolHandler(self.bridge, self.serial.write, firmware_version, test_mode=test_mode)
+
+    def poll(self, now):
+        self.serial.pump(self.handler.feed)
+        self.bridge.poll(now)
+        self.handler.poll()

@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FIRMWARE_DIR = os.path.join(ROOT, "firmware")
 BUILD_DIR = os.path.join(ROOT, "build", "firmware")
 MANIFEST = "/.pipboard_manifest.json"
-TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.test_mode_requested
+TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_in_test_mode
 KEEP_AS_SOURCE = ("main.py", "boot.py")
 MIN_MICROPYTHON = (1, 22)
 
