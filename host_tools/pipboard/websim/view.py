@@ -48,16 +48,22 @@ def layout(board=None):
 
 
 def pixel_places(npix):
-    """For each pixel of the simulated strip, the slot centres it lights.
+    """For each pixel of the simulated strip, the ``[x, y, radius]`` of every light it makes.
 
-    The hardware has one pixel under every slot (``geometry.LEDS``); a strip
-    of one pixel per location (what the controller's renderer drives when no
-    pixel map is given) lights all six slot pixels of its location alike.
+    The hardware has one pixel under every slot plus the panel (``geometry.LEDS``);
+    a strip of one pixel per location (the controller's renderer without a
+    pixel map) lights all six slot pixels of its location alike.
     """
+    slot_r = g.PITCH * 0.47
     if npix == g.LEDS:
-        return [[list(g.led_xy(i))] for i in range(npix)]
+        places = []
+        for i in range(npix):
+            loc, _slot = g.led_at(i)
+            x, y = g.led_xy(i)
+            places.append([[x, y, 2.6 if loc is None else slot_r]])
+        return places
     if npix == g.LOCATIONS:
-        return [[list(g.slot_xy(loc, s)) for s in range(g.SLOTS)] for loc in range(npix)]
+        return [[list(g.slot_xy(loc, s)) + [slot_r] for s in range(g.SLOTS)] for loc in range(npix)]
     raise ValueError("cannot place a strip of %d pixels on the board" % npix)
 
 
@@ -91,6 +97,13 @@ def panel_colours(ctl):
     return panel
 
 
+def _rgb(value):
+    """A pixel as ``[r, g, b]``, whether the strip keeps tuples or ``0xRRGGBB`` ints."""
+    if isinstance(value, int):
+        return [(value >> 16) & 255, (value >> 8) & 255, value & 255]
+    return [int(c) for c in tuple(value)[:3]]
+
+
 def state(board, bridge):
     """The live state the page draws."""
     ctl = board.app.ctl
@@ -101,8 +114,9 @@ def state(board, bridge):
         "stacks": [list(s) for s in board.stacks],
         "hand": list(board.hand),
         "box": list(board.box),
-        "leds": [list(pixels[i]) for i in range(len(pixels))],
-        "panel": panel_colours(ctl),
+        "leds": [_rgb(pixels[i]) for i in range(len(pixels))],
+        # a full strip carries the panel itself (drawn by the dice display driver)
+        "panel": None if len(pixels) == g.LEDS else panel_colours(ctl),
         "dice": list(dice) if dice else None,
         "cube": ctl.cube,
         "owner": ctl.owner,

@@ -92,8 +92,8 @@ function draw() {
   leds.textContent = "";
   state.leds.forEach((c, i) => {
     if (!lit(c)) return;
-    for (const [x, y] of layout.pixels[i])
-      el("circle", { cx: x, cy: y, r: p * 0.47, fill: glow(c), opacity: 0.75, class: "led", "data-pixel": i,
+    for (const [x, y, r] of layout.pixels[i])
+      el("circle", { cx: x, cy: y, r, fill: glow(c), opacity: 0.75, class: "led", "data-pixel": i,
                      "data-rgb": c.join(",") }, leds);
   });
   const ch = document.getElementById("checkers");
@@ -123,7 +123,7 @@ function draw() {
   const panel = document.getElementById("panel");
   panel.textContent = "";
   layout.panel.forEach(([x, y], i) => {
-    const c = state.panel[i];
+    const c = state.panel ? state.panel[i] : [0, 0, 0];
     el("circle", { cx: x, cy: y, r: 2.6, fill: lit(c) ? glow(c) : "#3a2a18", class: "panel-led",
                    "data-index": i, "data-on": lit(c) ? 1 : 0 }, panel);
   });
