@@ -550,14 +550,28 @@ class AppBridge:
         return snap
 
     def _match_id(self):
+        """The gnubg Match ID of the controller's state, or None where it has none (nardy, odd cubes)."""
         ctl = self.app.ctl
         fn = getattr(ctl, "match_id", None)
-        if fn is not None:
-            try:
+        try:
+            if fn is not None:
                 return fn() if callable(fn) else fn
-            except ValueError:
+            if ctl.variant != "backgammon":
                 return None
-        return None
+            from pipcore import match as m
+
+            phase = ctl.phase_name()
+            game_state = m.GAME_OVER if phase in ("game-over", "match-over") else m.GAME_PLAYING
+            offered = phase == "cube-offered"
+            dice = ctl.dice if ctl.dice and phase in ("moving", "pick") else (0, 0)
+            state = m.MatchState(cube_value=ctl.cube, cube_owner=ctl.owner if ctl.owner in (0, 1) else m.CENTRE,
+                                 on_roll=ctl.mover, crawford=bool(getattr(ctl, "crawford_game", False)),
+                                 game_state=game_state, turn=(1 - ctl.mover) if offered else ctl.mover,
+                                 doubled=offered, dice=dice, length=ctl.options.get("matchLength", 0),
+                                 score=(ctl.scores[0], ctl.scores[1]), jacoby=bool(ctl.options.get("jacoby")))
+            return state.encode()
+        except (ImportError, ValueError, AttributeError):
+            return None
 
     def new_game(self, variant, options):
         app = self.app
