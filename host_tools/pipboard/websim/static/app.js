@@ -42,9 +42,10 @@ function drawStatic() {
     el("text", { x: s0[0], y: base + (dir > 0 ? -2 : 9), "font-size": 8, fill: "#ddd", "text-anchor": "middle" },
        board).textContent = L.loc + 1;
   }
-  el("g", { id: "leds" }, board);
-  el("g", { id: "checkers" }, board);
+  // panel pixels, then checkers, then the lit pixels: a pixel under a checker tints it, as on the board
   el("g", { id: "panel" }, board);
+  el("g", { id: "checkers" }, board);
+  el("g", { id: "leds" }, board);
   const hits = el("g", { id: "hits" }, board);
   for (const L of layout.locations) {
     const g = el("g", { class: "loc", "data-loc": L.loc, "data-name": L.name }, hits);
@@ -93,8 +94,8 @@ function draw() {
   state.leds.forEach((c, i) => {
     if (!lit(c)) return;
     for (const [x, y, r] of layout.pixels[i])
-      el("circle", { cx: x, cy: y, r, fill: glow(c), opacity: 0.75, class: "led", "data-pixel": i,
-                     "data-rgb": c.join(",") }, leds);
+      el("circle", { cx: x, cy: y, r, fill: glow(c), "fill-opacity": 0.55, stroke: glow(c), "stroke-width": 2.5,
+                     class: "led", "data-pixel": i, "data-rgb": c.join(","), "pointer-events": "none" }, leds);
   });
   const ch = document.getElementById("checkers");
   ch.textContent = "";
