@@ -100,3 +100,6 @@ class HostLink:
         self.serial.pump(self.handler.feed)
         self.bridge.poll(now)
         self.handler.poll()
+
+
+test_mode_requested = started_in_test_mode  # the name main.py first used
