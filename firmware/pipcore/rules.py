@@ -1,29 +1,32 @@
 """Standard backgammon rules: legal plays, play checking, end of game.
 
 The generator follows gnubg's idea (moves generated once, for the player on
-roll, on two 26-slot arrays) with two shortcuts that keep it small enough
-for the Pico:
+roll, on two 26-slot arrays) with shortcuts that keep it fast and small
+enough for the Pico:
 
+* Whether a die may land on a point never changes during a turn (the mover
+  only ever hits blots, so the opponent's made points stay made): one table
+  per turn lists the points a checker may leave with each die, and the
+  opponent's array is never touched while searching.
 * **Doubles** are searched with non-increasing source points only. Any
   multiset of single moves that can be played in some order can be played in
   that order (open points stay open, checkers arrive before they leave,
   outside checkers come home before any bear-off), and different multisets
   give different positions, so every legal result is found exactly once and
-  no de-duplication is needed.
-* **Non-doubles** try both dice orders and de-duplicate on a small integer
-  key built from the net change (checkers removed, added, blots hit).
+  no de-duplication is needed. The fourth move is only counted, never made.
+* **Non-doubles** try both dice orders. A two-move play's result depends only
+  on which point the high die left and which the low die left (``a``, ``b``),
+  so a 26x26 byte table drops the second order's repeats; the only other
+  repeats are a checker running ``a/a-hi/a-hi-lo`` against ``a/a-lo/a-lo-hi``
+  with no blot on either way point, and two checkers both borne off by either
+  die, which are checked directly.
 
-A play is kept as a *play code*, one small integer (no allocation per
-result): the number of single moves, up to four source points, and which
-die went first. ``Turn.moves(code)`` expands it; ``Turn.result(code)``
-builds the position.
 """
 
 from pipcore.compat import const
 from pipcore.notation import format_play
 from pipcore.position import BAR, CHECKERS, Position
 
-_NONE = const(26)  # "no point" in a de-duplication key
 
 SINGLE = const(1)
 GAMMON = const(2)
@@ -56,34 +59,144 @@ def check_dice(dice):
     return (a, b) if a >= b else (b, a)
 
 
-def _pack(n, s1, s2, s3, s4, high_first):
-    return n | (s1 << 3) | (s2 << 8) | (s3 << 13) | (s4 << 18) | (high_first << 23)
+_HIGH_FIRST = const(1 << 23)  # play-code bit: the high die was played first
 
 
-def _key2(a, a2, b, b2, h1, h2):
-    """De-duplication key of a two-move play (net change and blots hit)."""
-    if a2 == b:  # chain: a -> a2 -> b2
-        r1 = a
-        r2 = _NONE
-        x1 = b2
-        x2 = _NONE
-    elif b2 == a:  # the second checker lands where the first started
-        r1 = b
-        r2 = _NONE
-        x1 = a2
-        x2 = _NONE
-    else:
-        if a >= b:
-            r1, r2 = a, b
-        else:
-            r1, r2 = b, a
-        if a2 >= b2:
-            x1, x2 = a2, b2
-        else:
-            x1, x2 = b2, a2
-    if h1 < h2:
-        h1, h2 = h2, h1
-    return ((((r1 * 27 + r2) * 27 + x1) * 27 + x2) * 27 + h1) * 27 + h2
+def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best):
+    """Moves ``depth + 1``.. of a double from sources ``cand[i0:]`` (non-increasing).
+
+    ``cand[:moving]`` land on a point, ``cand[moving:n]`` bear off. Appends
+    the play codes of the longest plays to ``plays`` (the shorter ones are
+    dropped when a longer play turns up) and returns that length; a play that
+    bears off the last checker counts as complete. The third move is made
+    in line with the fourth, which is only counted (no call per leaf: the
+    leaves are most of the work).
+    """
+    if depth == 3:
+        k = len(plays)
+        _double_last(m, cand, moving, n, d, i0, code | 4, outside, plays)
+        if len(plays) > k:
+            if best < 4:
+                del plays[:k]
+            return 4
+        return _double_end(m, 3, code, plays, best)
+    shift = 3 + 5 * depth
+    found = False
+    bear = moving if i0 < moving else i0
+    if depth < 2:
+        for i in range(i0, moving):
+            s = cand[i]
+            if m[s]:
+                found = True
+                t = s - d
+                m[s] -= 1
+                m[t] += 1
+                best = _double_search(m, cand, moving, n, d, i, depth + 1, code | (s << shift),
+                                      outside - 1 if s > 6 and t <= 6 else outside, plays, best)
+                m[t] -= 1
+                m[s] += 1
+        if not outside:
+            for i in range(bear, n):
+                s = cand[i]
+                if m[s] and (s == d or not _occupied_above(m, s)):
+                    found = True
+                    m[s] -= 1
+                    m[0] += 1
+                    best = _double_search(m, cand, moving, n, d, i, depth + 1, code | (s << shift),
+                                          outside, plays, best)
+                    m[0] -= 1
+                    m[s] += 1
+        if found:
+            return best
+        return _double_end(m, depth, code, plays, best)
+    # depth 2: the third move, and the fourth counted in line
+    append = plays.append
+    for i in range(i0, moving):
+        s = cand[i]
+        if m[s]:
+            found = True
+            t = s - d
+            m[s] -= 1
+            m[t] += 1
+            c = code | (s << 13) | 4
+            k = len(plays)
+            for j in range(i, moving):
+                s4 = cand[j]
+                if m[s4]:
+                    append(c | (s4 << 18))
+            if not outside or (s > 6 and t <= 6 and outside == 1):
+                _double_last(m, cand, moving, n, d, moving if i < moving else i, c, 0, plays)
+            if len(plays) > k:
+                if best < 4:
+                    del plays[:k]
+                    best = 4
+            else:
+                best = _double_end(m, 3, c & ~7, plays, best)
+            m[t] -= 1
+            m[s] += 1
+    if not outside:
+        for i in range(bear, n):
+            s = cand[i]
+            if m[s] and (s == d or not _occupied_above(m, s)):
+                found = True
+                m[s] -= 1
+                m[0] += 1
+                best = _double_search(m, cand, moving, n, d, i, 3, code | (s << 13), 0, plays, best)
+                m[0] -= 1
+                m[s] += 1
+    if found:
+        return best
+    return _double_end(m, 2, code, plays, best)
+
+
+def _double_last(m, cand, moving, n, d, i0, code, outside, plays):
+    """Append the fourth moves of a double from ``cand[i0:]`` (``code`` holds the first three)."""
+    for i in range(i0, moving):
+        s = cand[i]
+        if m[s]:
+            plays.append(code | (s << 18))
+    if not outside:
+        for i in range(moving if i0 < moving else i0, n):
+            s = cand[i]
+            if m[s] and (s == d or not _occupied_above(m, s)):
+                plays.append(code | (s << 18))
+
+
+def _double_end(m, depth, code, plays, best):
+    """Record a play that stops after ``depth`` moves if it is among the longest."""
+    length = 4 if m[0] == CHECKERS else depth
+    if length >= best:
+        if length > best:
+            del plays[:]
+            best = length
+        plays.append(code | depth)
+    return best
+
+
+def _repeats(seen, o, a, b, hi, lo):
+    """True if the play (high die from a, low die from b) repeats one already seen.
+
+    One checker running both dice gives the same result in either order
+    unless a blot stands on a way point; two checkers borne off by either die
+    give the same result both ways round.
+    """
+    if b == a - hi:  # a/a-hi/a-hi-lo; the other way is a/a-lo/a-lo-hi, seen as (a - lo, a)
+        w = a - lo
+        return w >= 1 and seen[w * 26 + a] and o[25 - b] != 1 and o[25 - w] != 1
+    if b == a + lo:  # b/a/a-hi; the other way is b/b-hi/b-hi-lo, seen as (b, b - hi)
+        w = b - hi
+        return w >= 1 and seen[b * 26 + w] and o[25 - w] != 1 and o[25 - a] != 1
+    if a <= lo and b <= lo and a != b:  # both borne off whichever die each uses
+        return seen[b * 26 + a]
+    return False
+
+
+def _occupied_above(m, s):
+    """True if the mover has a checker on a home point above ``s`` (E3: no overshooting bear-off)."""
+    for p in range(s + 1, 7):
+        if m[p]:
+            return True
+    return False
 
 
 class Turn:
@@ -99,123 +212,153 @@ class Turn:
         self.double = self.high == self.low
         self.dice_used = 0
         self.plays = []
-        self._m = bytearray(position.me)
-        self._o = bytearray(position.opp)
+        m = bytearray(position.me)  # changed and restored while searching; the opponent's array is only read
         if self.double:
-            self._generate_double()
+            self._generate_double(m, position.opp)
         else:
-            self._generate_mixed()
-        self._m = None
-        self._o = None
+            self._generate_mixed(m, position.opp)
 
     # -- generation -----------------------------------------------------
-    def _generate_double(self):
-        m = self._m
-        o = self._o
+    def _generate_double(self, m, o):
         d = self.high
         plays = self.plays
-        best = [0]
-        outside = [0]
-        for p in range(7, 26):
-            outside[0] += m[p]
-        srcs = [0, 0, 0, 0]
-
-        def search(depth, top):
-            found = False
-            if depth < 4 and m[0] < CHECKERS:
-                bar = m[BAR]
-                s = BAR if bar else top
-                low = BAR if bar else 1
-                while s >= low:
-                    if m[s]:
-                        t = s - d
-                        if t >= 1:
-                            if o[25 - t] < 2:
-                                found = True
-                                hit = o[25 - t]
-                                m[s] -= 1
-                                m[t] += 1
-                                if hit:
-                                    o[25 - t] = 0
-                                    o[BAR] += 1
-                                moved_home = s > 6 and t <= 6
-                                if moved_home:
-                                    outside[0] -= 1
-                                srcs[depth] = s
-                                search(depth + 1, s)
-                                if moved_home:
-                                    outside[0] += 1
-                                if hit:
-                                    o[25 - t] = 1
-                                    o[BAR] -= 1
-                                m[t] -= 1
-                                m[s] += 1
-                        elif outside[0] == 0 and (t == 0 or _highest(m) == s):
-                            found = True
-                            m[s] -= 1
-                            m[0] += 1
-                            srcs[depth] = s
-                            search(depth + 1, s)
-                            m[0] -= 1
-                            m[s] += 1
-                    s -= 1
-            if not found:
-                n = 4 if m[0] == CHECKERS else depth
-                if n > best[0]:
-                    best[0] = n
-                    del plays[:]
-                if n == best[0]:
-                    plays.append(_pack(depth, srcs[0] if depth > 0 else 0,
-                                       srcs[1] if depth > 1 else 0,
-                                       srcs[2] if depth > 2 else 0,
-                                       srcs[3] if depth > 3 else 0, 1))
-
-        search(0, BAR)
-        self.dice_used = best[0]
-        if best[0] == 0:
+        code = _HIGH_FIRST
+        depth = 0
+        bar = m[BAR]
+        if bar:
+            if o[d] >= 2:  # the entry point 25 - d is the opponent's point d
+                self.plays = [0]
+                return
+            depth = bar if bar < 4 else 4
+            for i in range(depth):
+                code |= BAR << (3 + 5 * i)
+            if depth == 4:
+                plays.append(code | 4)
+                self.dice_used = 4
+                return
+            m[BAR] = 0
+            m[BAR - d] += depth
+        # candidate sources, high to low: points a checker may leave with d
+        # (landing open) that hold a checker or can receive one this turn;
+        # bear-off candidates (s <= d) come last
+        cand = bytearray(24)
+        n = 0
+        reach = 0
+        outside = 0
+        for s in range(24, 0, -1):
+            if s > 6:
+                outside += m[s]
+            if not (m[s] or reach >> s & 1):
+                continue
+            t = s - d
+            if t >= 1:
+                if o[25 - t] < 2:
+                    cand[n] = s
+                    n += 1
+                    reach |= 1 << t
+            else:
+                cand[n] = s
+                n += 1
+        moving = n
+        while moving and cand[moving - 1] <= d:
+            moving -= 1
+        best = _double_search(m, cand, moving, n, d, 0, depth, code, outside, plays, -1)
+        if best <= 0:
             self.plays = [0]
+            best = 0
+        self.dice_used = best
 
-    def _generate_mixed(self):
-        m = self._m
-        o = self._o
+    def _generate_mixed(self, m, o):
         hi = self.high
         lo = self.low
-        seen = {}
-        one_high = {}
-        one_low = {}
-        for d1, d2, high_first in ((hi, lo, 1), (lo, hi, 0)):
-            for a in _sources(m):
-                a2, h1 = _try(m, o, a, d1)
-                if a2 < 0:
-                    continue
-                second = False
-                if m[0] < CHECKERS:
-                    for b in _sources(m):
-                        b2, h2 = _try(m, o, b, d2)
-                        if b2 < 0:
-                            continue
-                        second = True
-                        _undo(m, o, b, b2, h2)
-                        key = _key2(a, a2, b, b2, a2 if h1 else 0, b2 if h2 else 0)
-                        if key not in seen:
-                            seen[key] = _pack(2, a, b, 0, 0, high_first)
-                _undo(m, o, a, a2, h1)
-                if not second:
-                    key = _key2(a, a2, 0, 0, a2 if h1 else 0, 0)
-                    table = one_high if d1 == hi else one_low
-                    if key not in table:
-                        table[key] = _pack(1, a, 0, 0, 0, high_first)
-        if seen:
+        plays = self.plays
+        outside = 0
+        for s in range(7, 26):
+            outside += m[s]
+        # seen[a * 26 + b]: a two-move play where the high die left a and the low die left b
+        seen = bytearray(676)
+        first_hi = 0  # bit s: the high die alone can move from s
+        first_lo = 0
+        for order in range(2):
+            if order == 0:
+                d1 = hi
+                d2 = lo
+                high_first = _HIGH_FIRST
+            else:
+                d1 = lo
+                d2 = hi
+                high_first = 0
+            bar1 = m[BAR]
+            s = BAR if bar1 else 24
+            while s >= 1:
+                if m[s]:
+                    t = s - d1
+                    if t >= 1:
+                        ok = o[25 - t] < 2
+                    else:
+                        ok = not outside and (t == 0 or not _occupied_above(m, s))
+                    if ok:
+                        if order == 0:
+                            first_hi |= 1 << s
+                        else:
+                            first_lo |= 1 << s
+                        m[s] -= 1
+                        if t >= 1:
+                            m[t] += 1
+                            out1 = outside - 1 if s > 6 and t <= 6 else outside
+                        else:
+                            m[0] += 1
+                            out1 = outside
+                        if m[0] < CHECKERS:
+                            bar2 = m[BAR]
+                            s2 = BAR if bar2 else 24
+                            while s2 >= 1:
+                                if m[s2]:
+                                    t2 = s2 - d2
+                                    if t2 >= 1:
+                                        ok = o[25 - t2] < 2
+                                    else:
+                                        ok = not out1 and (t2 == 0 or not _occupied_above(m, s2))
+                                    if ok:
+                                        if order == 0:
+                                            a = s
+                                            b = s2
+                                        else:
+                                            a = s2
+                                            b = s
+                                        key = a * 26 + b
+                                        if not seen[key]:
+                                            seen[key] = 1
+                                            if not _repeats(seen, o, a, b, hi, lo):
+                                                plays.append(2 | (s << 3) | (s2 << 8) | high_first)
+                                if bar2:
+                                    break
+                                s2 -= 1
+                        if t >= 1:
+                            m[t] -= 1
+                        else:
+                            m[0] -= 1
+                        m[s] += 1
+                if bar1:
+                    break
+                s -= 1
+        if plays:
             self.dice_used = 2
-            self.plays = list(seen.values())
-        elif one_high:
-            self.dice_used = 1
-            self.plays = list(one_high.values())
-        elif one_low:
-            self.dice_used = 1
-            self.plays = list(one_low.values())
+            return
+        # one die only: the higher one if it can move at all (O2)
+        if first_hi:
+            sources = first_hi
+            high_first = _HIGH_FIRST
         else:
-            self.plays = [0]
+            sources = first_lo
+            high_first = 0
+        for s in range(BAR, 0, -1):
+            if sources >> s & 1:
+                plays.append(1 | (s << 3) | high_first)
+        if plays:
+            self.dice_used = 1
+        else:
+            plays.append(0)
 
     # -- expanding play codes -------------------------------------------
     def moves(self, code):
@@ -273,63 +416,6 @@ class Turn:
             marked.append((s, t, True if t and pos.opp[25 - t] == 1 else None))
             apply_move(pos, s, t)
         return format_play(marked)
-
-
-def _sources(m):
-    """Points the mover may move from: only the bar while it holds checkers."""
-    if m[BAR]:
-        return (BAR,)
-    return [p for p in range(24, 0, -1) if m[p]]
-
-
-def _highest(m):
-    """The mover's highest occupied point (0 when none is left)."""
-    for p in range(BAR, 0, -1):
-        if m[p]:
-            return p
-    return 0
-
-
-def _try(m, o, s, d):
-    """Play die ``d`` from ``s`` on the arrays if legal.
-
-    Returns ``(to, hit)`` with ``to`` 0 for a bear-off, or ``(-1, 0)`` when
-    the move is illegal (arrays untouched).
-    """
-    if not m[s]:
-        return -1, 0
-    t = s - d
-    if t >= 1:
-        if o[25 - t] >= 2:
-            return -1, 0
-        hit = o[25 - t]
-        m[s] -= 1
-        m[t] += 1
-        if hit:
-            o[25 - t] = 0
-            o[BAR] += 1
-        return t, hit
-    for p in range(7, 26):
-        if m[p]:
-            return -1, 0
-    if t < 0:
-        for p in range(s + 1, 7):
-            if m[p]:
-                return -1, 0
-    m[s] -= 1
-    m[0] += 1
-    return 0, 0
-
-
-def _undo(m, o, s, t, hit):
-    m[s] += 1
-    if t:
-        m[t] -= 1
-        if hit:
-            o[25 - t] = 1
-            o[BAR] -= 1
-    else:
-        m[0] -= 1
 
 
 def apply_move(pos, s, t):
