@@ -62,6 +62,11 @@ def check_dice(dice):
 _HIGH_FIRST = const(1 << 23)  # play-code bit: the high die was played first
 
 
+def _pack(n, s1, s2, s3, s4, high_first):
+    """A play code: ``n`` moves, sources in play order, whether the high die went first."""
+    return n | (s1 << 3) | (s2 << 8) | (s3 << 13) | (s4 << 18) | (high_first << 23)
+
+
 def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best):
     """Moves ``depth + 1``.. of a double from sources ``cand[i0:]`` (non-increasing).
 
