@@ -89,3 +89,83 @@ def test_no_pico_found_explains_what_to_do(monkeypatch):
         assert "2E8A:0005" in str(exc) and "--port" in str(exc) and "RPI-RP2" in str(exc)
     else:
         raise AssertionError("no error without a board")
+
+
+class FakePico:
+    """mpremote's transport API over an in-memory filesystem (what deploy uses of it)."""
+
+    def __init__(self, version=(1, 24, 1)):
+        self.files = {}
+        self.dirs = {"/"}
+        self.version = version
+        self.writes = []
+        self.reset = False
+
+    def eval(self, expr):
+        return self.version
+
+    def fs_exists(self, path):
+        return path in self.files or path in self.dirs
+
+    def fs_readfile(self, path):
+        return self.files[path]
+
+    def fs_writefile(self, path, data):
+        assert path.rsplit("/", 1)[0] in self.dirs or path.count("/") == 1, "no directory for " + path
+        self.files[path] = bytes(data)
+        self.writes.append(path)
+
+    def fs_mkdir(self, path):
+        self.dirs.add(path)
+
+    def fs_rmfile(self, path):
+        del self.files[path]
+
+    def exit_raw_repl(self):
+        pass
+
+    @property
+    def serial(self):
+        pico = self
+
+        class Port:
+            def write(self, data):
+                pico.reset = data == b"\x04"
+
+        return Port()
+
+    def close(self):
+        pass
+
+
+def test_deploy_copies_changes_only_and_keeps_a_manifest(monkeypatch, tmp_path):
+    import io
+
+    pico = FakePico()
+    pico.files["/pipcore/stale.mpy"] = b"old"
+    pico.files["/.pipboard_manifest.json"] = b'{"/pipcore/stale.mpy": "x"}'
+    pico.dirs.add("/pipcore")
+    monkeypatch.setattr(deploy, "_connect", lambda port: pico)
+    out = io.StringIO()
+    deploy.deploy("/dev/fake", test_mode=True, out=out, check_hello=False)
+    built = deploy.build()
+    assert all(path in pico.files for path in built)
+    assert "/pipcore/stale.mpy" not in pico.files
+    assert pico.files["/pipboard_test_mode"] == b"1\n" and pico.reset
+    assert "%d file(s) to copy" % len(built) in out.getvalue()
+    pico.writes.clear()
+    deploy.deploy("/dev/fake", test_mode=False, out=io.StringIO(), check_hello=False)
+    assert pico.writes == ["/.pipboard_manifest.json"]  # nothing changed: only the manifest is rewritten
+    assert "/pipboard_test_mode" not in pico.files
+
+
+def test_deploy_refuses_old_micropython(monkeypatch):
+    import io
+
+    monkeypatch.setattr(deploy, "_connect", lambda port: FakePico(version=(1, 19, 1)))
+    try:
+        deploy.deploy("/dev/fake", out=io.StringIO(), check_hello=False)
+    except deploy.DeployError as exc:
+        assert "1.19.1" in str(exc) and "1.22" in str(exc)
+    else:
+        raise AssertionError("MicroPython 1.19 accepted")
