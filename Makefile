@@ -42,10 +42,10 @@ setup: $(VENV)/.stamp-pip node_modules/.stamp
 
 # -- everyday commands ---------------------------------------------------
 test: setup
-	$(PYTEST) -q -m "not soak" -p no:cacheprovider tests
+	$(PYTEST) -q -n auto -m "not soak" -p no:cacheprovider tests
 
 soak: setup
-	$(PYTEST) -q -m soak -p no:cacheprovider tests
+	$(PYTEST) -q -n auto -m soak -p no:cacheprovider tests
 
 bench: setup
 	$(PIP) install -q -e '.[bench]'

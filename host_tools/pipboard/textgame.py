@@ -8,9 +8,9 @@ reason. ``pipboard sim --text`` runs it; tests drive it through ``play``.
 
 import random
 
-from pipcore.notation import NotationError, format_play, parse_play
+from pipcore.notation import NotationError, parse_play
 from pipcore.position import BAR, Position
-from pipcore.rules import RESULT_NAMES, IllegalPlayError, Turn, apply_move, check_play, winner_of
+from pipcore.rules import RESULT_NAMES, IllegalPlayError, Turn, check_play, winner_of
 
 HELP = """Commands:
   13/9 6/5*     play a move in gnubg notation (bar/22, 6/off, 24/18(2), 13/7*/1)
@@ -148,16 +148,7 @@ class TextGame:
 
     def legal_plays(self):
         """Every legal play for the current roll, in gnubg notation, sorted."""
-        return sorted(format_play(self._with_hits(code)) or "(no move)" for code in self.turn.plays)
-
-    def _with_hits(self, code):
-        pos = self.position.copy()
-        moves = []
-        for s, t, _ in self.turn.moves(code):
-            hit = bool(t and pos.opp[25 - t] == 1)
-            moves.append((s, t, hit or None))
-            apply_move(pos, s, t)
-        return moves
+        return sorted(self.turn.notation(code) or "(no move)" for code in self.turn.plays)
 
     def _play(self, text):
         try:
