@@ -232,3 +232,59 @@ def test_cli_export_of_a_torn_record_notes_it(tmp_path, capsys):
     assert cli.main(["export", str(path)]) == 0
     captured = capsys.readouterr()
     assert "cut short" in captured.err and " Game 1" in captured.out
+
+
+def test_damaged_records_and_mat_files_never_crash():
+    """Random damage gives RecordError / MatExportError / MatImportError, never another exception."""
+    import random
+
+    from pipcore.record import RecordError, frame, replay
+
+    rng = random.Random(2024)
+    data, _ = random_match(4)
+    for _ in range(200):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            k = rng.randrange(len(damaged))
+            op = rng.random()
+            if op < 0.5:
+                damaged[k] = rng.randrange(256)
+            elif op < 0.7:
+                del damaged[k:k + rng.randint(1, 20)]
+            else:
+                damaged[k:k] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 5)))
+        try:
+            replay(read_record(bytes(damaged)))
+            export_record(bytes(damaged))
+        except (RecordError, MatExportError):
+            pass
+    for _ in range(200):
+        # well-framed entries with nonsense inside
+        body = bytes([rng.choice(b"HNOGIRMCSE")]) + bytes(rng.randrange(256) for _ in range(rng.randint(0, 11)))
+        try:
+            record = read_record(data[:60] + frame(body) + data[60:])
+            replay(record)
+            export_mat(record)
+        except (RecordError, MatExportError):
+            pass
+    with open(os.path.join(os.path.dirname(__file__), "fixtures", "gnubg", "match5.mat")) as f:
+        lines = f.read().split("\n")
+    for _ in range(150):
+        damaged = list(lines)
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(damaged))
+            line = damaged[k]
+            op = rng.random()
+            if op < 0.4 and line:
+                j = rng.randrange(len(line))
+                damaged[k] = line[:j] + rng.choice("0123456789/*: abDTW()x-") + line[j + 1:]
+            elif op < 0.6:
+                del damaged[k]
+            elif op < 0.8:
+                damaged.insert(k, damaged[rng.randrange(len(damaged))])
+            else:
+                damaged[k] = line[:rng.randrange(len(line) + 1)]
+        try:
+            import_mat("\n".join(damaged))
+        except MatImportError:
+            pass
