@@ -45,6 +45,8 @@ def random_options(rng, gnubg_compatible=True):
             opts["cubeCap"] = 0
         if rng.random() < 0.2:
             opts["noGammonsWithCube"] = True
+        if rng.random() < 0.3:
+            opts["openingReroll"] = True
     return make_options(opts)
 
 

@@ -86,9 +86,11 @@ def test_record_round_trip_with_options_mat_cannot_say():
             seen.add("autoDoubles")
         if record.options["cubeProgression"] == "arithmetic":
             seen.add("arithmetic")
+        if record.options["openingReroll"]:
+            seen.add("openingReroll")
         if export_warnings(record.options):
             seen.add("warned")
-    assert {"autoDoubles", "arithmetic", "warned"} <= seen
+    assert {"autoDoubles", "arithmetic", "openingReroll", "warned"} <= seen
 
 
 def test_export_layout_is_gnubg_s():

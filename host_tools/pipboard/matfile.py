@@ -8,21 +8,21 @@ against our rules and naming the first entry that is illegal or unreadable.
 What the format cannot say (see docs/mat-format.md for the full list):
 the options (we add ``; [Pipboard ...]`` comment lines, which other programs
 ignore), automatic doubles, the arithmetic cube, ``noGammonsWithCube``,
-opening rolls that were ties, and names with spaces or colons (gnubg turns
+opening rolls that were ties (or, with ``openingReroll``, the opening roll), and names with spaces or colons (gnubg turns
 spaces into underscores; we do the same on export).
 """
 
 import re
 
 from pipcore.cube import BEAVER, BEAVERED, DROP, OFFER, OFFERED, RACCOON, TAKE, CubeError
-from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, Referee
+from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, PLAY, Referee
 from pipcore.notation import NotationError, parse_play
 from pipcore.options import ConfigError, make_options
 from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entry, read_record, replay
 
 LEFT_WIDTH = 28  # gnubg pads the left column to this width
 _OPTIONS_TAG = "; [Pipboard options "
-_TIES_TAG = "; [Pipboard opening ties "
+_OPENING_TAG = "; [Pipboard opening "
 
 
 class MatExportError(ValueError):
@@ -149,10 +149,11 @@ def export_mat(record):
                 close_game()
                 game += 1
                 lines = _Lines()
-                ties = _opening_ties(record.entries, i + 1)
-                if ties:
-                    # .mat has no place for tied opening rolls; other programs skip this comment
-                    out.append(_TIES_TAG + "\"%s\"]" % " ".join("%d-%d" % t for t in ties))
+                rolls = _opening_rolls(record.entries, i + 1)
+                if len(rolls) > 1 or (rolls and opts["openingReroll"]):
+                    # .mat has no place for tied opening rolls (or the opening roll itself when the
+                    # winner rolls afresh); other programs skip this comment
+                    out.append(_OPENING_TAG + "\"%s\"]" % " ".join("%d-%d" % t for t in rolls))
                 out.append(" Game %d" % game)
                 s = ref.match.score
                 left = " %s : %d" % (names[0], s[0])
@@ -196,14 +197,15 @@ def export_mat(record):
     return "\n".join(out) + "\n"
 
 
-def _opening_ties(entries, start):
-    ties = []
+def _opening_rolls(entries, start):
+    """The opening rolls (player 0's die first) of the game whose entries begin at ``start``."""
+    rolls = []
     for j in range(start, len(entries)):
         e = entries[j]
-        if e[0] != "opening" or e[1] != e[2]:
+        if e[0] != "opening":
             break
-        ties.append((e[1], e[2]))
-    return ties
+        rolls.append((e[1], e[2]))
+    return rolls
 
 
 def _apply(pos, s, t):
@@ -279,7 +281,7 @@ def parse_mat(text):
     option_text = None
     games = []
     full_names = [None, None]
-    pending_ties = []
+    pending_opening = []
     i = 0
     n = len(lines)
     while i < n:
@@ -294,15 +296,15 @@ def parse_mat(text):
         if pm:
             full_names[int(pm.group(1)) - 1] = pm.group(2)
             continue
-        if stripped.startswith(_TIES_TAG.strip()):
+        if stripped.startswith(_OPENING_TAG.strip()):
             m = re.search(r'"([^"]*)"', stripped)
-            ties = []
+            rolls = []
             for word in (m.group(1) if m else "").split():
                 dm = re.match(r"^([1-6])-([1-6])$", word)
-                if not dm or dm.group(1) != dm.group(2):
-                    raise MatImportError("line %d: %r is not a tied opening roll" % (i, word))
-                ties.append(int(dm.group(1)))
-            pending_ties = ties
+                if not dm:
+                    raise MatImportError("line %d: %r is not an opening roll (die-die)" % (i, word))
+                rolls.append((int(dm.group(1)), int(dm.group(2))))
+            pending_opening = rolls
             continue
         if length is None:
             m = _MATCH_RE.match(line)
@@ -327,8 +329,8 @@ def parse_mat(text):
                                  % (i + 1, number, lines[i].strip()))
         i += 1
         game = {"number": number, "names": (h.group(1), h.group(3)),
-                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i, "ties": pending_ties}
-        pending_ties = []
+                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i, "opening": pending_opening}
+        pending_opening = []
         move_number = 0
         while i < n and not lines[i].strip():
             i += 1
@@ -418,8 +420,12 @@ def import_mat(text, options=None, players=None):
         if ref.phase != GAME_ENDED and ref.game_number:
             raise MatImportError("game %d: game %d before it has no result" % (g["number"], ref.game_number))
         ref.new_game()
-        for die in g["ties"]:
-            ref.opening_roll(die, die)
+        where.action = None
+        try:
+            for d0, d1 in g["opening"]:
+                ref.opening_roll(d0, d1)
+        except ValueError as exc:
+            raise MatImportError("%s: opening roll: %s" % (where, exc))
         for action in g["actions"]:
             where.action = action
             try:
@@ -486,6 +492,10 @@ def _apply_action(ref, action, opts):
             die[player] = max(d1, d2)
             die[1 - player] = min(d1, d2)
             ref.opening_roll(die[0], die[1])
+        elif ref.phase == PLAY and ref.move_number == 1:
+            # the opening roll came from a "; [Pipboard opening ...]" comment: the dice must agree
+            if sorted((d1, d2)) != sorted(ref.dice) or player != ref.turn:
+                raise MatImportError("the first play's dice %d%d do not match the opening roll" % (d1, d2))
         else:
             ref.roll((d1, d2), player)
         _play_any_order(ref, moves, player)
