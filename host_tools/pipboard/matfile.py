@@ -8,8 +8,9 @@ against our rules and naming the first entry that is illegal or unreadable.
 What the format cannot say (see docs/mat-format.md for the full list):
 the options (we add ``; [Pipboard ...]`` comment lines, which other programs
 ignore), automatic doubles, the arithmetic cube, ``noGammonsWithCube``,
-opening rolls that were ties (or, with ``openingReroll``, the opening roll), and names with spaces or colons (gnubg turns
-spaces into underscores; we do the same on export).
+opening rolls that were ties (or, with ``openingReroll``, the opening roll),
+and names with spaces or colons (gnubg turns spaces into underscores; we do
+the same on export).
 """
 
 import re
