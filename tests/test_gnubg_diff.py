@@ -201,8 +201,8 @@ def categories(case):
     return labels
 
 
-def build_corpus():
-    rng = random.Random(SEED)
+def build_corpus(seed=SEED, walk=WALK_POSITIONS, per_kind=ENRICHED_PER_KIND, targeted=TARGETED_PER_KIND):
+    rng = random.Random(seed)
 
     def choose(pos, dice):
         moves = gnubg_moves(pos, dice)
@@ -222,10 +222,10 @@ def build_corpus():
             seen.add(key)
             cases.append(Case(pos, dice, kind))
 
-    for pos, dice in gen.random_walk(rng, WALK_POSITIONS, choose):
+    for pos, dice in gen.random_walk(rng, walk, choose):
         add(pos, dice, "walk")
     for enrich in gen.ENRICHERS:
-        for i in range(ENRICHED_PER_KIND):
+        for i in range(per_kind):
             pos = enrich(rng)
             if enrich is gen.spread or enrich is gen.primed:
                 dice = rng.choice([(1, 1), (2, 2), (3, 3), (4, 4)]) if i % 2 == 0 else gen.roll(rng)
@@ -233,7 +233,7 @@ def build_corpus():
                 dice = gen.roll(rng)
             add(pos, dice, enrich.__name__)
     for target in gen.TARGETED:
-        for i in range(TARGETED_PER_KIND):
+        for i in range(targeted):
             pos, dice = target(rng)
             add(pos, dice, target.__name__)
     by_program = [c for c in cases if c.expected is None]
@@ -283,14 +283,29 @@ def describe_disagreement(case, ours):
         case.dice[0], case.dice[1], missing[:4], extra[:4])
 
 
-def test_every_play_matches_gnubg(corpus):
-    disagreements = []
+def disagreements_with_gnubg(corpus):
+    out = []
     for case in corpus:
         turn = Turn(case.pos, case.dice)
         ours = set(p.position_id() for p in turn.results()) if turn.dice_used else set()
         used_differs = case.dice_used is not None and turn.dice_used != case.dice_used
         if ours != case.expected or used_differs or len(turn.plays) != len(ours or [0]):
-            disagreements.append(describe_disagreement(case, ours))
+            out.append(describe_disagreement(case, ours))
+    return out
+
+
+def test_every_play_matches_gnubg(corpus):
+    disagreements = disagreements_with_gnubg(corpus)
+    assert not disagreements, "%d of %d cases disagree with gnubg:\n%s" % (
+        len(disagreements), len(corpus), "\n".join(disagreements[:10]))
+
+
+@pytest.mark.soak
+def test_every_play_matches_gnubg_soak():
+    """Ten times the corpus of ``make test``, another seed (``make soak``)."""
+    corpus = build_corpus(SEED + 1, 10 * WALK_POSITIONS, 10 * ENRICHED_PER_KIND, 10 * TARGETED_PER_KIND)
+    disagreements = disagreements_with_gnubg(corpus)
+    assert len(corpus) > 100000
     assert not disagreements, "%d of %d cases disagree with gnubg:\n%s" % (
         len(disagreements), len(corpus), "\n".join(disagreements[:10]))
 
