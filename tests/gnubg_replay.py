@@ -39,7 +39,7 @@ for job in jobs:
     try:
         for c in job.get("commands", []):
             gnubg.command(c)
-        gnubg.command('import mat "%%s"' %% job["path"])
+        gnubg.command('%%s "%%s"' %% (job["load"], job["path"]))
         m = gnubg.match()
         results.append({"path": job["path"], "match": plain(m), "matchid": gnubg.matchid(),
                         "positionid": gnubg.positionid()})
@@ -56,12 +56,17 @@ def gnubg_available():
 
 
 def gnubg_read(jobs, timeout=600):
-    """``jobs``: list of ``{"path": FILE.mat, "commands": [...]}``; returns gnubg's dumps in order."""
+    """``jobs``: list of ``{"path": FILE, "commands": [...], "load": "import mat"}``; gnubg's dumps in order.
+
+    ``load`` is the gnubg command that reads the file: ``import mat`` (default)
+    or ``load match`` (gnubg's SGF).
+    """
     with tempfile.TemporaryDirectory() as tmp:
         jobs_path = os.path.join(tmp, "jobs.json")
         out_path = os.path.join(tmp, "out.json")
         script = os.path.join(tmp, "read.py")
-        full = [{"path": j["path"], "commands": BASE_COMMANDS + list(j.get("commands", []))} for j in jobs]
+        full = [{"path": j["path"], "commands": BASE_COMMANDS + list(j.get("commands", [])),
+                 "load": j.get("load", "import mat")} for j in jobs]
         with open(jobs_path, "w") as f:
             json.dump(full, f)
         with open(script, "w") as f:

@@ -40,7 +40,8 @@ def add_commands(sub):
     p = sub.add_parser("export", help="write a game record (a file, or pulled from the board) as a .mat file")
     p.add_argument("record", nargs="?", help="a game record file (default: pull it from the board)")
     _target_args(p)
-    p.add_argument("-o", "--output", default="-", help="the .mat file to write (default '-': standard output)")
+    p.add_argument("-o", "--output", default="-", help="the .mat file to write (default '-': standard output); "
+                   "a name ending in .sgf writes gnubg's SGF instead")
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("play", help="play against an engine on the board or the simulator")

@@ -583,18 +583,23 @@ def _write_text(path, text):
 
 
 def run_export(record_path, output="-"):
-    """``pipboard export RECORD [-o FILE.mat]``; returns the exit status."""
+    """``pipboard export RECORD [-o FILE.mat | FILE.sgf]``; returns the exit status (SGF by extension)."""
     import sys
 
     try:
         with open(record_path, "rb") as f:
             data = f.read()
         record = read_record(data)
-        text = export_mat(record)
+        if str(output).lower().endswith(".sgf"):
+            from pipboard.sgffile import export_sgf
+
+            text = export_sgf(record)
+        else:
+            text = export_mat(record)
     except OSError as exc:
         sys.stderr.write("pipboard export: cannot read %s: %s\n" % (record_path, exc.strerror or exc))
         return 1
-    except (RecordError, MatExportError) as exc:
+    except ValueError as exc:  # RecordError, MatExportError, SgfExportError
         sys.stderr.write("pipboard export: %s: %s\n" % (record_path, exc))
         return 1
     if record.torn:
