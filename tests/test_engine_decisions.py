@@ -38,3 +38,21 @@ def test_best_play_is_legal_notation_and_gnubgs_choice(engine):
     # a bear-off with a 4-4 that also moves a checker off (gnubg's tuple drops the trailing off)
     play = engine.best_play("7QUAgD9utx0AAA", (4, 4))
     assert play.count("/") >= 2 and "off" in play, play
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/usr/games/gnubg"), reason="the gnubg program is not installed")
+def test_cube_advisor_gives_gnubgs_cubeful_actions():
+    from pipboard.engine import GnubgCubeAdvisor
+
+    advisor = GnubgCubeAdvisor()
+    try:
+        money = "cAkAAAAAAAAA"
+        assert advisor.cube_action(Position.start().position_id(), money)[0] is False
+        race = Position.from_dicts({6: 3, 5: 3, 4: 3}, {19: 4, 20: 4, 21: 4, 22: 3}).position_id()
+        assert advisor.cube_action(race, money) == (True, "drop")
+        # an even race a little ahead: not a double, an easy take
+        even = Position.from_dicts({6: 4, 5: 4, 4: 4, 3: 3}, {19: 4, 20: 4, 21: 4, 22: 3}).position_id()
+        doubles, response = advisor.cube_action(even, money)
+        assert doubles is False and response in ("take", "beaver")
+    finally:
+        advisor.close()

@@ -6,6 +6,7 @@ white with the simulated hands, executes gnubg's plays as the LEDs show them,
 takes gnubg's doubles and presses DONE.
 """
 
+import os
 import random
 import threading
 import time
@@ -15,7 +16,7 @@ import pytest
 pytest.importorskip("pipboard.simboard", reason="the simulated board (controller issue) is not on this branch yet")
 pytest.importorskip("gnubg")
 
-from pipboard.engine import BLACK, EngineGame, GnubgEngine  # noqa: E402
+from pipboard.engine import BLACK, EngineGame, GnubgCubeAdvisor, GnubgEngine  # noqa: E402
 from pipboard.link import Link  # noqa: E402
 from pipboard.simboard import VirtualPlayer  # noqa: E402
 from pipboard.websim import server  # noqa: E402
@@ -85,9 +86,12 @@ def test_a_full_game_against_gnubg_in_the_simulator():
         person = threading.Thread(target=play_person, args=(sim, done, random.Random(5), log), daemon=True)
         person.start()
         with Link.open("sim:" + sim.protocol_address) as link:
-            game = EngineGame(link, GnubgEngine(), BLACK, out=None)
+            advisor = GnubgCubeAdvisor() if os.path.exists("/usr/games/gnubg") else None
+            game = EngineGame(link, GnubgEngine(), BLACK, out=None, cube_advisor=advisor)
             deadline = time.monotonic() + 240
             results = game.run(games=1, stop=lambda: time.monotonic() > deadline)
+            if advisor is not None:
+                advisor.close()
         done.set()
         person.join(5)
         ctl = sim.sim.board.ctl
@@ -99,6 +103,8 @@ def test_a_full_game_against_gnubg_in_the_simulator():
     winner, points = results[0][0], results[0][1]
     assert winner in (0, 1) and points >= 1
     assert game.plays >= 5, game.plays
+    if advisor is not None:
+        assert advisor.questions >= 1  # gnubg's cubeful analysis decided the engine's cube actions
     assert log.count("person executed gnubg's play") >= 5
     black_plays = [line for line in record if line.startswith("black ") and ":" in line]
     assert black_plays, record

@@ -12,11 +12,11 @@ the board lights from and to points and accepts only that play being
 executed), and gives its cube decisions (``show_cube``). The person moves
 the engine's checkers as the LEDs show and presses DONE; the board waits.
 
-Cube decisions come from gnubg's cubeless evaluation with the standard
-money-play thresholds (Janowski's live-cube model, x = 2/3): double from
-about 68% of the points in a normal position, take while the taker keeps
-at least the dead-cube take point adjusted for gammons. It is a sound
-opponent, not gnubg's full cubeful analysis; checker play is gnubg's own.
+Cube decisions are gnubg's own cubeful analysis: the Debian ``gnubg``
+program runs in the background (``gnubg -t``) and is asked for its proper
+cube action (``hint``) with the board's Match ID and Position ID. Without the
+program, the evaluator's win and gammon chances are held against the usual
+money-play thresholds instead (a sound opponent, not a cubeful analysis).
 """
 
 import sys
@@ -126,6 +126,85 @@ class GnubgEngine:
         return equity > 0.52 or win > 0.78
 
 
+GNUBG_PROGRAM = "/usr/games/gnubg"
+_CUBE_RE = None
+
+
+class GnubgCubeAdvisor:
+    """Full cubeful cube decisions from the gnubg program (``gnubg -t``), kept running between questions.
+
+    Each question sets the Match ID and the Position ID and asks ``hint``;
+    gnubg answers with its proper cube action, e.g. ``Double, take``,
+    ``No double, beaver`` or ``Too good to double, pass``.
+    """
+
+    def __init__(self, program=GNUBG_PROGRAM, timeout=60.0):
+        import subprocess
+
+        self.timeout = timeout
+        self.pending = b""
+        self.questions = 0
+        try:
+            self.proc = subprocess.Popen([program, "-t", "-q"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, bufsize=0)
+        except OSError as exc:
+            raise EngineError("cannot start %s: %s" % (program, exc))
+        self._ask(["set player 0 human", "set player 1 human", "new game"])
+
+    def _ask(self, commands):
+        """Send commands; return gnubg's output lines up to the sentinel (read unbuffered, with a timeout)."""
+        import os
+        import select
+
+        text = "".join(c + "\n" for c in commands) + '>print("###PIPBOARD")\n'
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout
+        while b"###PIPBOARD\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise EngineError("gnubg did not answer within %.0f s" % self.timeout)
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise EngineError("gnubg stopped: %s" % self.pending[-300:].decode("utf-8", "replace"))
+            self.pending += chunk
+        head, _, self.pending = self.pending.partition(b"###PIPBOARD\n")
+        return head.decode("utf-8", "replace").splitlines()
+
+    def cube_action(self, position_id, match_id):
+        """gnubg's proper cube action for the player on roll: ``(doubles, response)``.
+
+        ``response`` is the opponent's proper answer to a double now: ``take``,
+        ``drop`` or ``beaver``.
+        """
+        from pipcore.match import MatchState
+
+        self.questions += 1
+        state = MatchState.from_id(match_id)
+        state.doubled = False
+        state.turn = state.on_roll
+        state.dice = (0, 0)
+        lines = self._ask(["set matchid %s" % state.encode(), "set board %s" % position_id, "hint"])
+        for line in lines:
+            if line.startswith("Proper cube action:"):
+                text = line.split(":", 1)[1].strip().lower()
+                first, _, second = text.partition(",")
+                doubles = first.strip() in ("double", "redouble")
+                second = second.strip()
+                response = "beaver" if second.startswith("beaver") else ("drop" if second.startswith("pass") else
+                                                                          "take")
+                return doubles, response
+        raise EngineError("gnubg gave no cube action for %s %s: %s" % (position_id, match_id, "".join(lines[-8:])))
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(5)
+        except Exception:
+            self.proc.kill()
+
+
 class Seat:
     """Whose turn it is and what the engine must do, read from a snapshot."""
 
@@ -140,8 +219,14 @@ class Seat:
             return "turn"
         if phase in ("moving", "pick") and mover == self.engine_side:
             return "play"
-        if phase == "cube-offered" and mover != self.engine_side:
-            return "answer"
+        if phase == "cube-offered":
+            cube = snap.get("cube") or {}
+            by, stage = cube.get("offered_by", 1 - self.engine_side), cube.get("stage", 1)
+            answering = by if stage == 2 else 1 - by  # a beaver goes back to the doubler
+            if by not in (0, 1):
+                answering = 1 - mover
+            if answering == self.engine_side:
+                return "answer_beaver" if stage == 2 else "answer"
         if phase == "opening":
             return "opening"
         return None
@@ -162,9 +247,10 @@ def swap_position_id(position_id):
 class EngineGame:
     """Drives the engine's side of games on a board reached through ``link``."""
 
-    def __init__(self, link, engine=None, engine_side=BLACK, out=sys.stdout, may_double=True):
+    def __init__(self, link, engine=None, engine_side=BLACK, out=sys.stdout, may_double=True, cube_advisor=None):
         self.link = link
         self.engine = engine or GnubgEngine()
+        self.cube_advisor = cube_advisor  # GnubgCubeAdvisor, or None for the engine's own thresholds
         self.seat = Seat(engine_side)
         self.engine_side = engine_side
         self.out = out
@@ -184,7 +270,7 @@ class EngineGame:
         """Do what the engine must do in this snapshot; returns True if it acted."""
         what = self.seat.action(snap)
         if what == "turn":
-            if self.may_double and self._can_double(snap) and self.engine.should_double(snap["position_id"]):
+            if self.may_double and self._can_double(snap) and self._doubles(snap):
                 self.say("gnubg doubles")
                 self.cube_actions += 1
                 self.link.show_cube("double")
@@ -193,10 +279,15 @@ class EngineGame:
             return True
         if what == "answer":
             # the doubler is on roll: its position is the snapshot's
-            drop = self.engine.should_drop(snap["position_id"])
-            self.say("gnubg %s" % ("drops" if drop else "takes"))
+            answer = self._answer(snap)
+            self.say("gnubg %s" % {"drop": "drops", "take": "takes", "beaver": "beavers"}[answer])
             self.cube_actions += 1
-            self.link.show_cube("drop" if drop else "take")
+            self.link.show_cube(answer)
+            return True
+        if what == "answer_beaver":
+            self.say("gnubg accepts the beaver")  # it doubled: the beavered cube is still worth playing
+            self.cube_actions += 1
+            self.link.show_cube("take")
             return True
         if what == "play":
             key = (snap["position_id"], tuple(snap.get("dice") or ()))
@@ -216,6 +307,22 @@ class EngineGame:
                                   % (play, snap["position_id"], snap["dice"], exc.message))
             return True
         return False
+
+    def _doubles(self, snap):
+        if self.cube_advisor is not None and snap.get("match_id"):
+            return self.cube_advisor.cube_action(snap["position_id"], snap["match_id"])[0]
+        return self.engine.should_double(snap["position_id"])
+
+    def _answer(self, snap):
+        """``take``, ``drop`` or ``beaver`` to the double now offered."""
+        options = snap.get("options") or {}
+        if self.cube_advisor is not None and snap.get("match_id"):
+            response = self.cube_advisor.cube_action(snap["position_id"], snap["match_id"])[1]
+        else:
+            response = "drop" if self.engine.should_drop(snap["position_id"]) else "take"
+        if response == "beaver" and not options.get("beavers"):
+            response = "take"
+        return response
 
     def _can_double(self, snap):
         cube = snap.get("cube") or {}
@@ -253,10 +360,17 @@ def run(target, side="black", games=1, out=sys.stdout):
     except EngineError as exc:
         sys.stderr.write("pipboard play: %s\n" % exc)
         return 1
+    advisor = None
+    try:
+        advisor = GnubgCubeAdvisor()
+    except EngineError as exc:
+        sys.stderr.write("pipboard play: %s; cube decisions from the evaluator's thresholds instead\n" % exc)
     while True:
         try:
             with Link.open(target) as link:
-                EngineGame(link, engine, SIDE_NAMES[side], out).run(games)
+                EngineGame(link, engine, SIDE_NAMES[side], out, cube_advisor=advisor).run(games)
+                if advisor is not None:
+                    advisor.close()
                 return 0
         except EngineError as exc:
             sys.stderr.write("pipboard play: %s\n" % exc)
