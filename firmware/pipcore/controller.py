@@ -170,7 +170,6 @@ class Controller:
         self.tmap = None
         self.cur = None
         self.cands = None
-        self.index = None
         self.lift_cache = None
         self.pick = None
         self.transit_since = -1
@@ -459,32 +458,6 @@ class Controller:
         self.lift_cache = (node, src, out)
         return out
 
-    def _full_index(self):
-        """Every on-path node of the turn by sensed key (built on first need)."""
-        if self.index is not None:
-            return self.index
-        index = {}
-        nodes = {}
-        root = self.root
-        stack = [root]
-        nodes[root.pos.key() + bytes(root.left)] = root
-        while stack:
-            node = stack.pop()
-            lst = index.get(node.key)
-            if lst is None:
-                index[node.key] = [node]
-            else:
-                lst.append(node)
-            for s, t, d, child, left2 in self.tmap.steps(node.pos, node.left):
-                k = child.key() + bytes(left2)
-                if k in nodes:
-                    continue
-                cn = self._child(node, child, left2, s, t)
-                nodes[k] = cn
-                stack.append(cn)
-        self.index = index
-        return index
-
     def _set_cur(self, node):
         self.cur = node
         self.lift_cache = None
@@ -498,21 +471,9 @@ class Controller:
         if s == cur.key:
             self._at_rest(self.cands if self.cands and self.cands[0] is cur else [cur])
             return
-        # 2. one checker moved from a point that lost checkers (incl. combined moves)
-        sensed = self.sensed
-        ck = cur.key
-        exact = []
-        pend = None
-        deficit_src = []
-        for i in range(NLOC):
-            if sensed[i] < ck[i]:
-                p = loc_point(self.mover, i)
-                if p > 0 and cur.pos.me[p]:
-                    deficit_src.append(p)
-        for src in deficit_src:
-            for t, child in self._lift_targets(cur, src) if len(deficit_src) == 1 else self._targets_nocache(cur, src):
-                if child.key == s:
-                    exact.append(child)
+        # 2. checkers moved on from points that lost some: one checker (also a combined
+        #    move in one motion) or several before the switches settled
+        exact, pend = self._search(cur, s)
         # 3. going back along the way we came
         if not exact:
             node = cur.parent
@@ -521,49 +482,70 @@ class Controller:
                     exact.append(node)
                     break
                 node = node.parent
-        # 4. anything else reachable this turn (two checkers moved at once, ...)
-        if not exact and not self._only_lifted(cur):
-            lst = self._full_index().get(s)
-            if lst:
-                exact = list(lst)
         if exact:
-            if len(exact) > 1 or self.index is not None:
-                more = self._full_index().get(s)
-                if more:
-                    exact = list(more)
             self._set_cur(exact[0])
             self._at_rest(exact)
             return
-        # 5. a hit checker not yet moved to the bar: the current node, one step on, anywhere
+        # 4. a hit checker not yet moved to the bar (the current node or one reached now)
         for k, locs in self._node_pend(cur):
             if s == k:
                 self._hit_pending(cur, locs)
                 return
-        for src in deficit_src:
-            for t, child in self._lift_targets(cur, src) if len(deficit_src) == 1 else self._targets_nocache(cur, src):
-                for k, locs in self._node_pend(child):
-                    if k == s:
-                        pend = (child, locs)
-                        break
-                if pend:
-                    break
-        if pend is None and not self._only_lifted(cur):
-            for lst in self._full_index().values():
-                for node in lst:
-                    for k, locs in self._node_pend(node):
-                        if k == s:
-                            pend = (node, locs)
-                            break
-                    if pend:
-                        break
-                if pend:
-                    break
         if pend is not None:
             self._set_cur(pend[0])
             self.cands = [pend[0]]
             self._hit_pending(pend[0], pend[1])
             return
         self._transit_or_error(cur)
+
+    def _search(self, start, s):
+        """Nodes reachable from ``start`` whose sensed key is ``s``: ``(exact, pending_hit)``.
+
+        Follows only moves of checkers from locations the sensed board shows
+        with fewer checkers, and only moves that bring the board closer to
+        ``s``, so the search stays within the few moves a person made before
+        the switches settled. (Stacks taller than the switches can hide a
+        move; DONE then consults every position of the turn.)
+        """
+        exact = []
+        pend = None
+        mover = self.mover
+        lifted_only = self._only_lifted(start)
+        stack = [start]
+        seen = {}
+        while stack:
+            node = stack.pop()
+            k = node.key
+            me = node.pos.me
+            srcs = []
+            for i in range(NLOC):
+                if s[i] < k[i]:
+                    p = loc_point(mover, i)
+                    if p > 0 and me[p]:
+                        srcs.append(p)
+            if not srcs:
+                continue
+            dist = _distance(k, s)
+            single = node is start and len(srcs) == 1
+            for p in srcs:
+                for t, child in (self._lift_targets(node, p) if single else self._targets_nocache(node, p)):
+                    pk = child.pos.key()
+                    if pk in seen:
+                        continue
+                    seen[pk] = 1
+                    ck = child.key
+                    if ck == s:
+                        # several positions may show the same counts (colours differ): keep them all
+                        exact.append(child)
+                        continue
+                    if pend is None:
+                        for pk, locs in self._node_pend(child):
+                            if pk == s:
+                                pend = (child, locs)
+                                break
+                    if not lifted_only and _distance(ck, s) < dist:
+                        stack.append(child)
+        return exact, pend
 
     def _targets_nocache(self, node, src):
         out = []
@@ -890,47 +872,69 @@ class Controller:
     def _done(self):
         if not self.have_sensed:
             return
-        # every node the switches cannot tell from this board (tall stacks, checkers in hand);
-        # without a full location the counts name the position, so no search is needed
         sensed = self.sensed
+        s = bytes(sensed)
+        cur = self.cur
+        # without a full location the counts name the position: the current node says it all;
+        # otherwise (tall stacks) every legal result the switches cannot tell from this board
         cap = self.capacity
         full = False
         for i in range(NLOC):
             if sensed[i] >= cap[i]:
                 full = True
                 break
-        if not full and bytes(sensed) == self.cur.key:
-            same = self.cands or [self.cur]
+        unsure = False
+        if not full and s == cur.key:
+            # every position of the turn showing these counts (a colour swap on single
+            # checkers gives the same counts): searched from the start of the turn
+            cands = list(self.cands or [cur])
+            seen = {}
+            for n in cands:
+                seen[n.pos.key()] = 1
+            for n in self._search(self.root, s)[0]:
+                if n.pos.key() not in seen:
+                    seen[n.pos.key()] = 1
+                    cands.append(n)
+            done = []
+            for n in cands:
+                if self.tmap.complete(n.pos):
+                    done.append(n)
+            # the same counts could also be a play not finished yet (colours differ): let the player confirm
+            unsure = 0 < len(done) < len(cands)
         else:
-            same = self._full_index().get(bytes(sensed))
-        if not same:
-            self.refused += 1
-            self._evaluate()
-            self.message = "the board does not show a legal play: follow the LEDs"
-            return
-        done = []
-        seen = {}
-        for n in same:
-            k = n.pos.key()
-            if k not in seen and self.tmap.complete(n.pos):
-                seen[k] = 1
-                done.append(n)
+            done = self._results_showing(s)
         if not done:
             self.refused += 1
+            if s != cur.key:
+                self._evaluate()
+                self.message = "the board does not show a legal play: follow the LEDs"
+                return
             self._clear_marks()
-            cur = same[0]
             for p in self.tmap.sources(cur.pos, cur.left):
                 self._mark(slot_loc(self.mover, p), M_REQUIRED, self.mover)
             self.frame += 1
             self.message = "not finished: you must still play %s" % "-".join(str(d) for d in cur.left)
             self.display = ("more",) + tuple(cur.left)
             return
-        if len(done) > 1:
+        if len(done) > 1 or unsure:
             self._set_phase_keep(PICK)
             self.pick = (done, 0)
             self._evaluate()
             return
         self._commit(done[0])
+
+    def _results_showing(self, s):
+        """Legal results whose sensed key is ``s`` (one pass over the plays; nothing kept)."""
+        out = []
+        turn = self.turn
+        only = self.forced
+        for code in turn.plays:
+            res = turn.result(code)
+            if only is not None and res != only:
+                continue
+            if self._key(res) == s:
+                out.append(_Node(res, (), s, self.root))
+        return out
 
     def _set_phase_keep(self, phase):
         self.phase = phase
@@ -1065,7 +1069,6 @@ class Controller:
         self.root = root
         self._set_cur(root)
         self.cands = [root]
-        self.index = None
         self.phase = MOVING
         self.pick = None
         self._evaluate()
@@ -1172,6 +1175,15 @@ class Controller:
         else:
             fill_counts(self.pos, self.mover, out)
         return out
+
+
+def _distance(a, b):
+    """Checkers out of place between two count vectors (L1 distance)."""
+    d = 0
+    for i in range(NLOC):
+        x = a[i] - b[i]
+        d += x if x > 0 else -x
+    return d
 
 
 def _turnmap(turn, only):

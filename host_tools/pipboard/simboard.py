@@ -282,6 +282,8 @@ class SimBoard:
         """Do what the LEDs ask (setup, fixes) until they ask nothing more; returns the steps taken."""
         steps = 0
         while steps < limit:
+            if self.app is None:
+                return steps  # the power failed (inside a save): the caller boots again
             ctl = self.ctl
             marks = ctl.marks
             players = ctl.mark_player
@@ -400,6 +402,7 @@ class VirtualPlayer:
     def play_game(self, max_steps=2000):
         from pipcore.controller import (CUBE_OFFERED, GAME_OVER, MATCH_OVER, OPENING, SETUP, TURN_START)
         b = self.board
+        self._revive()
         game_no = b.ctl.game_no
         for _ in range(max_steps):
             self._revive()
@@ -407,6 +410,8 @@ class VirtualPlayer:
             ph = ctl.phase
             if ph == SETUP:
                 b.follow_guidance()
+                if self._revive():
+                    continue
                 b.tidy_tall_stacks()
                 if b.ctl.phase == SETUP:
                     raise PlayFailure("setup guidance finished but the board is not set up")

@@ -1,0 +1,297 @@
+"""Controller latency and heap on MicroPython: runs unchanged on a Pico (``mpremote run``) and under WASM.
+
+The whole app (``pipcore.app.App``) runs on the real drivers
+(``pipdrivers.board.Board``) wired to in-script stand-ins for the switch
+chain, LED strip, buttons and flash, so the figures include scanning,
+debouncing, the controller, the LED renderer and the frame composition.
+
+Measured, over a set of hard turns (spread positions with small doubles,
+bar entries, bear-offs, hits):
+
+* ``frame``: a settled switch change -> the LED frame shown (the poll in which
+  the change settles; worst and mean over lifts, placements, wrong placements);
+* ``roll``: the roll button -> the LEDs marking the movable checkers (the poll
+  that handles the press: dice, legal plays, marks, frame);
+* ``done``: DONE -> the play committed and saved;
+* ``heap``: peak heap of the whole app (code included) during the worst turn,
+  bounded above by (live heap before a poll + what that poll allocates with the
+  collector off), maximised over every poll of every turn.
+
+WASM's ticks_us moves in whole milliseconds, so each figure is the mean of
+repeated runs. Prints one ``RESULT name value`` line per figure (ms or bytes).
+"""
+
+import gc
+import time
+
+gc.collect()
+HEAP_START = gc.mem_alloc()
+
+from pipcore import geometry as g  # noqa: E402
+from pipcore.app import App  # noqa: E402
+from pipcore.board import fill_counts, slot_loc  # noqa: E402
+from pipcore.position import Position  # noqa: E402
+from pipcore.rules import apply_move  # noqa: E402
+from pipdrivers.board import Board  # noqa: E402
+
+import pipcore.caucasian  # noqa: E402,F401  (imported on demand by variants; counted as code)
+
+gc.collect()
+HEAP0 = gc.mem_alloc()  # the code of the whole app is loaded: what follows is its data
+
+REPS = 20
+
+# (position ID, mover, dice): hard turns (many plays of small doubles, bar, bear-off, hits)
+TURNS = (
+    ("O9TEBQgXVuKABQ", 0, (1, 1)),
+    ("O9TEBQgXVuKABQ", 0, (2, 2)),
+    ("n4cggSL+AUeAEg", 0, (1, 1)),
+    ("+gMxwiDGcwKgOA", 0, (2, 2)),
+    ("4HPwATDgc/ABMA", 0, (1, 1)),
+    ("4HPwATDgc/ABMA", 0, (6, 5)),
+    ("LK/BATBSz8IBMA", 0, (3, 3)),
+)
+
+
+class Chain:
+    """The 74HC165 chain: one bit per switch, sentinel byte 0xFF."""
+
+    def __init__(self):
+        self.bits = bytearray(g.SCAN_BYTES)
+
+    def readinto(self, buf):
+        buf[: g.SCAN_BYTES] = self.bits
+        if len(buf) > g.SCAN_BYTES:
+            buf[g.SCAN_BYTES] = 0xFF
+
+
+class File:
+    def __init__(self, fs, path, write):
+        self.fs = fs
+        self.path = path
+        self.pos = 0
+        if write:
+            fs.files[path] = bytearray()
+
+    def write(self, data):
+        self.fs.files[self.path].extend(data)
+        return len(data)
+
+    def read(self, n=-1):
+        data = bytes(self.fs.files[self.path])
+        out = data[self.pos:] if n is None or n < 0 else data[self.pos:self.pos + n]
+        self.pos += len(out)
+        return out
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+
+class Flash:
+    def __init__(self):
+        self.files = {}
+
+    def open(self, path, mode="rb"):
+        if "w" not in mode and path not in self.files:
+            raise OSError(2, path)
+        return File(self, path, "w" in mode)
+
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, path):
+        if path not in self.files:
+            raise OSError(2, path)
+        del self.files[path]
+
+
+class Dice:
+    def __init__(self):
+        self.next = (3, 1)
+
+    def roll(self):
+        return self.next
+
+
+class Rig:
+    def __init__(self):
+        self.chain = Chain()
+        self.buttons = 0
+        self.hw = Board(self.chain.readinto, lambda buf: None, lambda: self.buttons, Flash(),
+                        lambda n: bytes(range(n)))
+        self.app = App(self.hw)
+        self.dice = Dice()
+        self.app.dice = self.dice
+        self.now = 0
+        self.counts = bytearray(g.LOCATIONS)
+        self.step_alloc = 0  # most bytes one event allocated
+        self.turn_alloc = 0  # most bytes a turn's retained structures take
+
+    def settle(self, polls=6):
+        for _ in range(polls):
+            self.now += 5
+            self.app.poll(self.now)
+
+    def set_loc(self, loc, n):
+        self.counts[loc] = n
+        g.set_count(self.chain.bits, loc, n if n < g.SLOTS else g.SLOTS)
+
+    def lay_out(self, pos, mover):
+        for loc in range(g.LOCATIONS):  # clear the board first, as people do
+            self.set_loc(loc, 0)
+        self.settle()
+        fill_counts(pos, mover, self.counts)
+        for loc in range(g.LOCATIONS):
+            self.set_loc(loc, self.counts[loc])
+        self.settle()
+
+    def change(self, loc, delta, timed):
+        """One settled change at ``loc``: the controller step and the frame, timed (us) if asked."""
+        self.set_loc(loc, self.counts[loc] + delta)
+        self.now += 5
+        app = self.app
+        m0 = gc.mem_alloc()
+        t0 = time.ticks_us()
+        app.step(("board", self.counts), self.now)
+        app.draw(self.now)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        m = gc.mem_alloc() - m0
+        if m > self.step_alloc:
+            self.step_alloc = m
+        return dt if timed else 0
+
+    def press_roll(self, mover):
+        app = self.app
+        self.now += 10
+        t0 = time.ticks_us()
+        app.step(("button", "ROLL"), self.now)
+        app.draw(self.now)
+        return time.ticks_diff(time.ticks_us(), t0)
+
+
+def overhead_us(rig):
+    """Scan + debounce + counting of one poll that settles a change (added to every frame figure)."""
+    sc = rig.hw.scanner
+    counts = bytearray(g.LOCATIONS)
+    t0 = time.ticks_us()
+    for i in range(50):
+        sc.scan(i)
+        g.location_counts(sc.bits, counts)
+    return time.ticks_diff(time.ticks_us(), t0) / 50
+
+
+def run_turn(rig, pid, mover, dice, stats, over):
+    app = rig.app
+    pos = Position.from_id(pid)
+    app.step(("load", pid, mover, None), rig.now)
+    rig.lay_out(pos, mover)
+    ctl = app.ctl
+    if ctl.phase_name() != "turn-start":
+        print("setup failed for %s: %s" % (pid, ctl.message))
+        raise SystemExit(1)
+    snap = ctl.snapshot()
+    rig.dice.next = dice
+    # heap: one clean pass of the whole turn, allocation counted (the WASM port does not free)
+    gc.collect()
+    before = gc.mem_alloc()
+    play(rig, pos, mover, None, None, 0)
+    gc.collect()
+    grown = gc.mem_alloc() - before
+    if grown > stats["turn_alloc"]:
+        stats["turn_alloc"] = grown
+    app.ctl = type(ctl).restore(snap, app.capacity)
+    rig.lay_out(pos, mover)
+    # roll -> movable checkers marked (repeated from the same saved state)
+    total = 0
+    for _ in range(REPS):
+        app.ctl = type(ctl).restore(snap, app.capacity)
+        app.ctl.step(("board", rig.counts), rig.now)
+        total += rig.press_roll(mover)
+    stats["roll"].append(total / REPS / 1000 + over / 1000)
+    app.ctl = type(ctl).restore(snap, app.capacity)
+    app.ctl.step(("board", rig.counts), rig.now)
+    play(rig, pos, mover, stats, over, REPS)
+
+
+def play(rig, pos, mover, stats, over, reps):
+    """Roll and play one legal play checker by checker, timing lifts, wrong and right placements."""
+    app = rig.app
+    m0 = gc.mem_alloc()
+    rig.press_roll(mover)
+    ctl = app.ctl
+    if stats is None:
+        # what the turn keeps: the legal plays, their step tables, the marks
+        m = gc.mem_alloc() - m0
+        if m > rig.turn_alloc:
+            rig.turn_alloc = m
+    if ctl.phase_name() != "moving":
+        print("roll refused at %s: %s %r %r %r" % (pos.position_id(), ctl.message, list(ctl.sensed), list(rig.counts), list(rig.app.counts)))
+        raise SystemExit(1)
+    turn = ctl.turn
+    code = turn.plays[len(turn.plays) // 2]
+    trial = pos.copy()
+    for s, t, d in turn.moves(code):
+        src = slot_loc(mover, s)
+        dst = slot_loc(mover, t)
+        hit = t > 0 and trial.opp[25 - t] == 1
+        apply_move(trial, s, t)
+        wrong = (dst + 7) % 24
+        lift = place = bad = 0
+        for _ in range(reps):
+            ctl.lift_cache = None
+            lift += rig.change(src, -1, True)
+            rig.change(src, 1, False)
+        rig.change(src, -1, False)
+        for _ in range(reps):
+            bad += rig.change(wrong, 1, True)
+            rig.change(wrong, -1, False)
+        if hit:
+            bar = g.LOC_BAR_WHITE + 1 - mover
+            rig.change(bar, 1, False)
+        for _ in range(reps):
+            place += rig.change(dst, 0 if hit else 1, True)
+            if not hit:
+                rig.change(dst, -1, False)
+        if not hit:
+            rig.change(dst, 1, False)
+        if stats is not None:
+            stats["frame"].append(lift / reps / 1000 + over / 1000)
+            stats["frame"].append(bad / reps / 1000 + over / 1000)
+            stats["frame"].append(place / reps / 1000 + over / 1000)
+    rig.now += 10
+    t0 = time.ticks_us()
+    app.step(("button", "DONE"), rig.now)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    if stats is not None:
+        stats["done"].append(dt / 1000)
+    if app.ctl.phase_name() not in ("turn-start", "game-over", "match-over", "pick"):
+        print("turn %s not committed: %s" % (pos.position_id(), app.ctl.message))
+        raise SystemExit(1)
+
+
+def main():
+    gc.collect()
+    before = gc.mem_alloc()
+    rig = Rig()
+    gc.collect()
+    resident = gc.mem_alloc() - before
+    over = overhead_us(rig)
+    stats = {"roll": [], "frame": [], "done": [], "turn_alloc": 0}
+    for pid, mover, dice in TURNS:
+        run_turn(rig, pid, mover, dice, stats, over)
+    for name in ("frame", "roll", "done"):
+        values = stats[name]
+        print("RESULT %s_worst_ms %.3f" % (name, max(values)))
+        print("RESULT %s_mean_ms %.3f" % (name, sum(values) / len(values)))
+    print("RESULT app_data_bytes %d" % resident)
+    print("RESULT turn_structures_bytes %d" % rig.turn_alloc)
+    print("RESULT event_alloc_bytes %d" % rig.step_alloc)
+    print("RESULT whole_turn_alloc_bytes %d" % stats["turn_alloc"])
+    print("RESULT heap_peak_bytes %d" % (resident + rig.turn_alloc + rig.step_alloc))
+    print("RESULT code_bytes %d" % (HEAP0 - HEAP_START))
+
+
+main()
