@@ -173,6 +173,7 @@ class Controller:
         self.lift_cache = None
         self.pick = None
         self.transit_since = -1
+        self.missing_now = False  # DONE was pressed with checkers off the board
 
     # ----------------------------------------------------------------- events
     def step(self, event, now):
@@ -565,6 +566,7 @@ class Controller:
     def _at_rest(self, cands):
         self.cands = cands
         self.transit_since = -1
+        self.missing_now = False
         cur = self.cur
         tmap = self.tmap
         complete = False
@@ -618,7 +620,7 @@ class Controller:
         if not surplus:
             if self.transit_since < 0:
                 self.transit_since = self.now
-            if self.now - self.transit_since >= MISSING_MS:
+            if self.now - self.transit_since >= MISSING_MS or self.missing_now:
                 for i in deficit:
                     self._mark(i, M_MISSING, self._owner_of(cur.pos, i))
                 self.message = "checker missing: put it back where the LEDs show"
@@ -906,7 +908,12 @@ class Controller:
         if not done:
             self.refused += 1
             if s != cur.key:
+                if self._only_lifted(cur):
+                    # DONE with checkers off the board: they are missing (conservation of 15)
+                    self.missing_now = True
                 self._evaluate()
+                if self._only_lifted(cur):
+                    return
                 self.message = "the board does not show a legal play: follow the LEDs"
                 return
             self._clear_marks()

@@ -278,6 +278,51 @@ class SimBoard:
             n += s.count(colour)
         return n
 
+    def _take_extra(self, colour):
+        """A person who has no spare checker takes the one they misplaced (on a stack taller than it should be)."""
+        want = self.ctl.expected_counts()
+        for loc in range(NLOC):
+            if colour in self.stacks[loc] and len(self.stacks[loc]) > want[loc]:
+                self.stacks[loc].remove(colour)
+                self._sync(loc)
+                self.hand.append(colour)
+                return
+        raise BoardError("no checker of colour %d to be found: stacks %r want %r box %r hand %r marks %r" % (
+            colour, ["".join(map(str, st)) for st in self.stacks], list(want), self.box, self.hand,
+            list(self.ctl.marks)))
+
+    def arrange(self, pos, mover):
+        """Put the checkers exactly as ``pos`` (seen from ``mover``) says, in one sweep of the hands."""
+        from pipcore.board import fill_counts
+        want = bytearray(NLOC)
+        fill_counts(pos, mover, want)
+        colours = []
+        for loc in range(NLOC):
+            owner = -1
+            if loc >= BAR0:
+                owner = (loc - BAR0) & 1
+            elif want[loc]:
+                from pipcore.board import loc_point
+                p = loc_point(mover, loc)
+                owner = mover if pos.me[p] else 1 - mover
+            colours.append(owner)
+        for loc in range(NLOC):  # everything off the board first
+            stack = self.stacks[loc]
+            while stack:
+                self.box[stack.pop()] += 1
+            self._sync(loc)
+        while self.hand:
+            self.put_in_box()
+        for loc in range(NLOC):
+            for _ in range(want[loc]):
+                c = colours[loc]
+                if self.box[c] <= 0:
+                    raise BoardError("no checker of colour %d left to arrange" % c)
+                self.box[c] -= 1
+                self.stacks[loc].append(c)
+            self._sync(loc)
+        self.settle()
+
     def follow_guidance(self, limit=200):
         """Do what the LEDs ask (setup, fixes) until they ask nothing more; returns the steps taken."""
         steps = 0
@@ -320,7 +365,10 @@ class SimBoard:
                 n = max(1, want - len(self.stacks[dst])) if marks[dst] == M_ADD else 1
                 for _ in range(n):
                     if colour not in self.hand:
-                        self.take_from_box(colour)
+                        if self.box[colour] <= 0:
+                            self._take_extra(colour)
+                        else:
+                            self.take_from_box(colour)
                     self.place(dst, colour)
         raise BoardError("guidance did not converge after %d steps" % limit)
 
