@@ -106,6 +106,8 @@ class _Node:
         self.key = key
         self.parent = parent
         self.pend = None  # lazily: [(key, hit locations)] with hit checkers not yet on the bar
+        self.srcs = None  # lazily: movable sources
+        self.targets = None  # lazily: source -> [(to, child node)]
 
 
 class Controller:
@@ -170,7 +172,6 @@ class Controller:
         self.tmap = None
         self.cur = None
         self.cands = None
-        self.lift_cache = None
         self.pick = None
         self.transit_since = -1
         self.missing_now = False  # DONE was pressed with checkers off the board
@@ -449,19 +450,26 @@ class Controller:
         return _Node(pos, left, bytes(key), parent)
 
     def _lift_targets(self, node, src):
-        """Cached ``[(to, child_node)]`` for a checker lifted from ``src`` at ``node``."""
-        lc = self.lift_cache
-        if lc is not None and lc[0] is node and lc[1] == src:
-            return lc[2]
-        out = []
-        for t, child, left2, path in self.tmap.targets(node.pos, node.left, src):
-            out.append((t, self._child(node, child, left2, src, t, path)))
-        self.lift_cache = (node, src, out)
+        """``[(to, child_node)]`` for a checker lifted from ``src`` at ``node`` (kept on the node)."""
+        cache = node.targets
+        if cache is None:
+            cache = node.targets = {}
+        out = cache.get(src)
+        if out is None:
+            out = []
+            for t, child, left2, path in self.tmap.targets(node.pos, node.left, src):
+                out.append((t, self._child(node, child, left2, src, t, path)))
+            cache[src] = out
         return out
+
+    def _sources(self, node):
+        """Points a checker may start a move from at ``node`` (kept on the node)."""
+        if node.srcs is None:
+            node.srcs = self.tmap.sources(node.pos, node.left)
+        return node.srcs
 
     def _set_cur(self, node):
         self.cur = node
-        self.lift_cache = None
 
     def _eval_moving(self):
         if not self.have_sensed:
@@ -527,9 +535,8 @@ class Controller:
             if not srcs:
                 continue
             dist = _distance(k, s)
-            single = node is start and len(srcs) == 1
             for p in srcs:
-                for t, child in (self._lift_targets(node, p) if single else self._targets_nocache(node, p)):
+                for t, child in self._lift_targets(node, p):
                     pk = child.pos.key()
                     if pk in seen:
                         continue
@@ -547,12 +554,6 @@ class Controller:
                     if not lifted_only and _distance(ck, s) < dist:
                         stack.append(child)
         return exact, pend
-
-    def _targets_nocache(self, node, src):
-        out = []
-        for t, child, left2, path in self.tmap.targets(node.pos, node.left, src):
-            out.append((t, self._child(node, child, left2, src, t, path)))
-        return out
 
     def _only_lifted(self, cur):
         """True when the sensed board is the current node minus checkers in hand."""
@@ -577,11 +578,11 @@ class Controller:
             self._show_forced(cur)
             self.message = "play the move shown: %s" % ("press DONE" if complete else "from / to")
             return
-        if complete and not cur.left or (complete and not tmap.sources(cur.pos, cur.left)):
+        if complete and not cur.left or (complete and not self._sources(cur)):
             self.message = "press DONE to finish the turn"
             return
         if not self.tournament:
-            for p in tmap.sources(cur.pos, cur.left):
+            for p in self._sources(cur):
                 self._mark(slot_loc(self.mover, p), M_SOURCE, self.mover)
         self.message = "move: %s left" % ("-".join(str(d) for d in cur.left) or "no dice")
 
@@ -633,8 +634,7 @@ class Controller:
                     p = loc_point(mover, i)
                     self._mark(i, M_LIFTED, mover)
                     if not self.tournament:
-                        for t, child in (self._lift_targets(cur, p) if len(deficit) == 1
-                                         else self._targets_nocache(cur, p)):
+                        for t, child in self._lift_targets(cur, p):
                             loc = slot_loc(mover, t)
                             if self.marks[loc] == M_NONE:
                                 self._mark(loc, M_TARGET, mover)
@@ -917,7 +917,7 @@ class Controller:
                 self.message = "the board does not show a legal play: follow the LEDs"
                 return
             self._clear_marks()
-            for p in self.tmap.sources(cur.pos, cur.left):
+            for p in self._sources(cur):
                 self._mark(slot_loc(self.mover, p), M_REQUIRED, self.mover)
             self.frame += 1
             self.message = "not finished: you must still play %s" % "-".join(str(d) for d in cur.left)

@@ -241,7 +241,7 @@ def play(rig, pos, mover, stats, over, reps):
         wrong = (dst + 7) % 24
         lift = place = bad = 0
         for _ in range(reps):
-            ctl.lift_cache = None
+            ctl.cur.targets = None  # a first lift: nothing computed yet
             lift += rig.change(src, -1, True)
             rig.change(src, 1, False)
         rig.change(src, -1, False)
