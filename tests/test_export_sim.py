@@ -83,6 +83,19 @@ def test_export_without_a_record_is_a_clear_error():
         sim.close()
 
 
+def test_export_to_sgf_by_extension(tmp_path):
+    sim = server.start(seed=6, http_port=0, protocol_port=0)
+    try:
+        play_until_game_over(sim, 6)
+        path = str(tmp_path / "game.sgf")
+        assert export.run("sim:" + sim.protocol_address, path, out=open(os.devnull, "w")) == 0
+    finally:
+        sim.close()
+    with open(path) as f:
+        text = f.read()
+    assert text.startswith("(;") and "GM[6]" in text, text[:200]
+
+
 def test_unknown_log_line_is_reported_with_its_number():
     with pytest.raises(export.ExportError) as err:
         export.text_log_to_record("white rolls 31\nsomething odd\n", {})

@@ -1,4 +1,4 @@
-"""``pipboard export -o FILE.mat``: the game record of a board or the simulator as a gnubg .mat file.
+"""``pipboard export -o FILE.mat|FILE.sgf``: the game record of a board or the simulator for GNU Backgammon.
 
 The record is read page by page over the protocol (``record``) and turned
 into .mat text by ``pipboard.matfile`` (the exporter gnubg's importer
@@ -88,35 +88,51 @@ def text_log_to_record(text, options, variant="backgammon", players=("white", "b
     return out.getvalue()
 
 
-def record_to_mat(data, snapshot=None):
-    """.mat text for the bytes a board returned for ``record``."""
-    from pipboard.matfile import MatExportError, export_record
-
+def board_record(data, snapshot=None):
+    """The binary ``pipcore.record`` for the bytes a board returned for ``record``."""
     if not data:
         raise ExportError("the board has no game record yet (play a move first)")
-    if not is_binary_record(data):
-        snapshot = snapshot or {}
-        try:
-            text = data.decode("utf-8")
-        except UnicodeError:
-            raise ExportError("the board's record is neither a Pipboard record nor a text log")
-        data = text_log_to_record(text, snapshot.get("options") or {}, snapshot.get("variant", "backgammon"))
+    if is_binary_record(data):
+        return data
+    snapshot = snapshot or {}
     try:
-        return export_record(data)
-    except MatExportError as exc:
+        text = data.decode("utf-8")
+    except UnicodeError:
+        raise ExportError("the board's record is neither a Pipboard record nor a text log")
+    return text_log_to_record(text, snapshot.get("options") or {}, snapshot.get("variant", "backgammon"))
+
+
+def record_to_mat(data, snapshot=None):
+    """.mat text for the bytes a board returned for ``record``."""
+    from pipboard.matfile import export_record
+
+    try:
+        return export_record(board_record(data, snapshot))
+    except ValueError as exc:  # MatExportError, RecordError
         raise ExportError("the record cannot be written as .mat: %s" % exc)
 
 
+def record_to_sgf(data, snapshot=None):
+    """gnubg SGF text for the bytes a board returned for ``record``."""
+    from pipboard.sgffile import export_record_sgf
+
+    try:
+        return export_record_sgf(board_record(data, snapshot))
+    except ValueError as exc:
+        raise ExportError("the record cannot be written as SGF: %s" % exc)
+
+
 def export(link, path, out=sys.stdout):
+    """Pull the record and write it to ``path`` (.mat, or gnubg SGF for a name ending in .sgf; '-': stdout)."""
     snapshot = link.snapshot()
     data = link.record()
-    text = record_to_mat(data, snapshot)
+    text = record_to_sgf(data, snapshot) if str(path).lower().endswith(".sgf") else record_to_mat(data, snapshot)
     if path == "-":
         out.write(text)
     else:
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
-        out.write("wrote %s (%d bytes of record, %d lines of .mat)\n" % (path, len(data), text.count("\n")))
+        out.write("wrote %s (%d bytes of record, %d lines)\n" % (path, len(data), text.count("\n")))
     return text
 
 
