@@ -194,6 +194,8 @@ class Controller:
                 self._evaluate()
         elif kind == "load":
             self._on_load(event[1], event[2], event[3] if len(event) > 3 else None)
+            if len(event) > 4 and event[4]:
+                self._apply_match_id(event[4])
         elif kind == "host_play":
             self._on_host_play(event[1])
         elif kind == "tournament":
@@ -1051,6 +1053,31 @@ class Controller:
         self.save_due = True
         self._evaluate()
 
+    def _apply_match_id(self, match_id):
+        """Cube, score, match length and Crawford game from a gnubg Match ID."""
+        try:
+            from pipcore.match import CENTRE, decode_match_id
+        except ImportError:
+            raise ControllerError("this firmware has no Match ID support")
+        try:
+            st = decode_match_id(match_id)
+        except ValueError as exc:
+            raise ControllerError("bad Match ID %r: %s" % (match_id, exc))
+        if st.length != self.options["matchLength"]:
+            opts = dict(self.options)
+            opts["matchLength"] = st.length
+            opts["crawford"] = st.length > 0
+            for name in ("beavers", "raccoons", "jacoby", "autoDoubles"):
+                if st.length:
+                    opts[name] = 0 if name == "autoDoubles" else False
+            self.options = make_options(opts, self.variant)
+        self.cube = st.cube_value
+        self.owner = -1 if st.cube_owner == CENTRE else st.cube_owner
+        self.scores = [st.score[0], st.score[1]]
+        self.crawford_game = bool(st.crawford)
+        self.crawford_used = self.crawford_used or self.crawford_game
+        self.save_due = True
+
     def _on_host_play(self, text):
         if self.phase not in (MOVING, PICK):
             raise ControllerError("a play can be given only while a roll is being played")
@@ -1159,6 +1186,31 @@ class Controller:
         elif phase in (GAME_OVER, MATCH_OVER) and c.result:
             c.display = ("result", c.result[0], c.result[1], c.scores[0], c.scores[1])
         return c
+
+    def match_id(self):
+        """The gnubg Match ID of this state, or None (no ``pipcore.match``, or a cube gnubg cannot write)."""
+        try:
+            from pipcore import match as m
+        except ImportError:
+            return None
+        phase = self.phase
+        if phase in (GAME_OVER, MATCH_OVER):
+            state = m.GAME_DROPPED if self.result and self.result[2] == "drop" else m.GAME_OVER
+        elif phase in (SETUP, OPENING):
+            state = m.GAME_NONE
+        else:
+            state = m.GAME_PLAYING
+        offered = phase == CUBE_OFFERED
+        try:
+            ms = m.MatchState(cube_value=self.cube, cube_owner=self.owner if self.owner >= 0 else m.CENTRE,
+                              on_roll=self.mover, crawford=self.crawford_game, game_state=state,
+                              turn=(1 - self.mover) if offered else self.mover, doubled=offered,
+                              dice=self.dice if self.dice and phase in (MOVING, PICK) else (0, 0),
+                              length=self.options["matchLength"], score=tuple(self.scores),
+                              jacoby=self.options["jacoby"])
+            return ms.encode()
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------- inspection
     def phase_name(self):

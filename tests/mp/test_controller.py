@@ -410,3 +410,38 @@ def test_tray_and_bar_locations_are_per_colour():
     assert slot_loc(0, 0) == TRAY0 and slot_loc(1, 0) == TRAY0 + 1
     assert slot_loc(0, 25) == BAR0 and slot_loc(1, 25) == BAR0 + 1
     assert slot_loc(0, 24) == slot_loc(1, 1)
+
+
+def test_match_id_follows_the_game():
+    t = Table({"matchLength": 5})
+    t.setup()
+    t.press("ROLL")
+    t.dice(3, 1)
+    mid = t.ctl.match_id()
+    try:
+        from pipcore.match import decode_match_id
+    except ImportError:
+        return
+    st = decode_match_id(mid)
+    assert st.dice == (3, 1) and st.length == 5 and st.on_roll == 0 and st.cube_value == 1
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    t.press("DOUBLE")
+    st = decode_match_id(t.ctl.match_id())
+    assert st.doubled and st.on_roll == 1 and st.turn == 0 and st.dice == (0, 0)
+
+
+def test_load_with_match_id_sets_cube_and_score():
+    try:
+        from pipcore.match import MatchState
+    except ImportError:
+        return
+    mid = MatchState(cube_value=4, cube_owner=1, on_roll=0, length=7, score=(2, 5)).encode()
+    t = Table()
+    pos = Position.start()
+    t.ctl.step(("load", pos.position_id(), 0, None, mid), 0)
+    t.setup(pos, 0)
+    assert t.ctl.cube == 4 and t.ctl.owner == 1 and t.ctl.scores == [2, 5]
+    assert t.ctl.options["matchLength"] == 7
+    assert not t.ctl.can_double()  # black owns the cube
