@@ -13,7 +13,7 @@ import time
 from pipboard.link import CommandError, Link, LinkError
 from pipcore.position import Position, PositionError
 
-REDRAW_EVENTS = ("play", "roll", "cube", "game_over", "new_game", "position", "phase", "resume", "hello", "match_over")
+REDRAW_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
 
 
 def describe(snapshot):
