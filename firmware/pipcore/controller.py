@@ -1083,20 +1083,23 @@ class Controller:
             raise ControllerError("a play can be given only while a roll is being played")
         text = text.strip()
         target = None
-        if len(text) == 14 and "/" not in text:
+        if len(text) == 14 and " " not in text:  # a Position ID (its alphabet has "/" too)
             try:
                 p = Position.from_id(text)
             except PositionError:
                 p = None
             if p is not None:
                 for cand in (p, p.swapped()):
-                    if self.turn.result_for(cand) is not None:
+                    if target is None and self.turn.result_for(cand) is not None:
                         target = cand
         if target is None:
             try:
                 code, target = check_play(self.pos, self.dice, parse_play(text))
             except IllegalPlayError as exc:
                 raise ControllerError("host play %r is not legal: %s" % (text, exc))
+            except ValueError as exc:
+                raise ControllerError("host play %r is neither gnubg notation nor the Position ID of a legal "
+                                      "result: %s" % (text, exc))
         self.forced = target
         self.tmap = _turnmap(self.turn, target)
         root = _Node(self.pos, self.tmap.dice, self._key(self.pos), None)

@@ -445,3 +445,29 @@ def test_load_with_match_id_sets_cube_and_score():
     assert t.ctl.cube == 4 and t.ctl.owner == 1 and t.ctl.scores == [2, 5]
     assert t.ctl.options["matchLength"] == 7
     assert not t.ctl.can_double()  # black owns the cube
+
+
+def test_host_play_as_the_result_position_id():
+    t = started((3, 1))
+    from pipcore.rules import apply_move
+    target = t.ctl.pos.copy()
+    apply_move(target, 8, 5)
+    apply_move(target, 6, 5)
+    t.ctl.step(("host_play", target.swapped().position_id()), t.now)  # as gnubg writes it after the play
+    assert t.points(M_PLAY_FROM) == [6, 8] and t.points(M_PLAY_TO) == [5]
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 31: 8/5 6/5"
+
+
+def test_host_play_garbage_is_a_clear_error():
+    t = started((3, 1))
+    for bad in ("hello", "AAAAAAAAAAAAAA", "13/x"):
+        try:
+            t.ctl.step(("host_play", bad), t.now)
+        except ControllerError as exc:
+            assert bad in str(exc)
+            continue
+        assert False, "%r accepted" % bad
+    assert t.ctl.forced is None
