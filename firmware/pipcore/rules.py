@@ -205,6 +205,14 @@ def _repeats(seen, o, a, b, hi, lo):
     return False
 
 
+def _may_move(m, o, s, d, outside):
+    """Whether die ``d`` may move a checker from ``s`` (which holds one); ``outside``: checkers not home."""
+    t = s - d
+    if t >= 1:
+        return o[25 - t] < 2
+    return not outside and (t == 0 or not _occupied_above(m, s))
+
+
 def _occupied_above(m, s):
     """True if the mover has a checker on a home point above ``s`` (E3: no overshooting bear-off)."""
     for p in range(s + 1, 7):
@@ -305,54 +313,49 @@ class Turn:
             bar1 = m[BAR]
             s = BAR if bar1 else 24
             while s >= 1:
-                if m[s]:
+                if m[s] and _may_move(m, o, s, d1, outside):
                     t = s - d1
-                    if t >= 1:
-                        ok = o[25 - t] < 2
+                    if order == 0:
+                        first_hi |= 1 << s
                     else:
-                        ok = not outside and (t == 0 or not _occupied_above(m, s))
-                    if ok:
-                        if order == 0:
-                            first_hi |= 1 << s
-                        else:
-                            first_lo |= 1 << s
-                        m[s] -= 1
-                        if t >= 1:
-                            m[t] += 1
-                            out1 = outside - 1 if s > 6 and t <= 6 else outside
-                        else:
-                            m[0] += 1
-                            out1 = outside
-                        if m[0] < CHECKERS:
-                            bar2 = m[BAR]
-                            s2 = BAR if bar2 else 24
-                            while s2 >= 1:
-                                if m[s2]:
-                                    t2 = s2 - d2
-                                    if t2 >= 1:
-                                        ok = o[25 - t2] < 2
+                        first_lo |= 1 << s
+                    m[s] -= 1
+                    if t >= 1:
+                        m[t] += 1
+                        out1 = outside - 1 if s > 6 and t <= 6 else outside
+                    else:
+                        m[0] += 1
+                        out1 = outside
+                    if m[0] < CHECKERS:
+                        bar2 = m[BAR]
+                        s2 = BAR if bar2 else 24
+                        while s2 >= 1:
+                            if m[s2]:  # _may_move in line: this runs for every pair
+                                t2 = s2 - d2
+                                if t2 >= 1:
+                                    ok = o[25 - t2] < 2
+                                else:
+                                    ok = not out1 and (t2 == 0 or not _occupied_above(m, s2))
+                                if ok:
+                                    if order == 0:
+                                        a = s
+                                        b = s2
                                     else:
-                                        ok = not out1 and (t2 == 0 or not _occupied_above(m, s2))
-                                    if ok:
-                                        if order == 0:
-                                            a = s
-                                            b = s2
-                                        else:
-                                            a = s2
-                                            b = s
-                                        key = a * 26 + b
-                                        if not seen[key]:
-                                            seen[key] = 1
-                                            if not _repeats(seen, o, a, b, hi, lo):
-                                                plays.append(2 | (s << 3) | (s2 << 8) | high_first)
-                                if bar2:
-                                    break
-                                s2 -= 1
-                        if t >= 1:
-                            m[t] -= 1
-                        else:
-                            m[0] -= 1
-                        m[s] += 1
+                                        a = s2
+                                        b = s
+                                    key = a * 26 + b
+                                    if not seen[key]:
+                                        seen[key] = 1
+                                        if not _repeats(seen, o, a, b, hi, lo):
+                                            plays.append(2 | (s << 3) | (s2 << 8) | high_first)
+                            if bar2:
+                                break
+                            s2 -= 1
+                    if t >= 1:
+                        m[t] -= 1
+                    else:
+                        m[0] -= 1
+                    m[s] += 1
                 if bar1:
                     break
                 s -= 1
