@@ -521,7 +521,10 @@ class Controller:
         exact = []
         pend = None
         mover = self.mover
-        lifted_only = self._only_lifted(start)
+        if self._only_lifted(start):
+            # checkers in hand, none put down: nothing to find (a checker put on a stack taller
+            # than its switches is found by DONE, which looks at every legal result)
+            return exact, pend
         stack = [start]
         seen = {}
         while stack:
@@ -553,7 +556,7 @@ class Controller:
                             if pk == s:
                                 pend = (child, locs)
                                 break
-                    if not lifted_only and _distance(ck, s) < dist:
+                    if _distance(ck, s) < dist:
                         stack.append(child)
         return exact, pend
 
