@@ -8,8 +8,8 @@ borne off that turn, nor may any checker from a point where such a hit
 happened (J1, J2). Both remove single moves before the obligation rules
 O1/O2 choose among complete plays.
 
-C4 demands checker identity within the turn, so the search state carries,
-per point, how many of the mover's checkers are marked. A checker falls in
+C4 demands checker identity within the turn, so the search state carries
+where the marked checkers stand (at most four: one per move). A checker falls in
 one of three kinds: plain, marked by a hit outside the home board (only
 with scope ``board``), or marked by a hit in the home board (also jailed).
 Where a point holds checkers of several kinds, each kind that may legally
@@ -24,19 +24,18 @@ uses the plain generator instead (``restriction_possible``).
 
 from pipcore.compat import const
 from pipcore.options import ConfigError
-from pipcore.playcodes import PlayList, orders, pack
+from pipcore.playcodes import PlayList, orders
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import apply_move, check_dice
 
-# state layout: one bytearray per search state
-_M = const(0)  # mover's checkers, 26 slots
-_O = const(26)  # opponent's checkers, 26 slots
-_K1 = const(52)  # marked outside the home board (scope "board"), 26 slots
-_K2 = const(78)  # marked in the home board (also jailed), 26 slots
-_JAIL = const(104)  # bit p set: a hit happened on point p (1-6)
-_HIGH = const(105)  # high dice left (doubles: all four)
-_LOW = const(106)  # low dice left
-_SIZE = const(107)
+# search state: one 40-byte bytearray (bytes as a dict key)
+_HITS = const(26)  # 3 bytes: bit t-1 set when the opponent's blot on point t was hit
+_K2 = const(29)  # 4 slots: points of checkers marked by a hit in the home board (also jailed), 0 = none
+_K1 = const(33)  # 4 slots: points of checkers marked by a hit outside it (scope "board")
+_JAIL = const(37)  # bit p set: a hit happened on point p (1-6)
+_HIGH = const(38)  # high dice left (doubles: all four)
+_LOW = const(39)  # low dice left
+_SIZE = const(40)
 
 
 def restriction_possible(position, caucasian=True, scope="home", jail=False):
@@ -47,6 +46,25 @@ def restriction_possible(position, caucasian=True, scope="home", jail=False):
         if opp[25 - t] == 1 and (t <= 6 or wide):
             return True
     return False
+
+
+def _count(st, base, p):
+    """Marked checkers of one kind on point ``p``."""
+    return (st[base] == p) + (st[base + 1] == p) + (st[base + 2] == p) + (st[base + 3] == p)
+
+
+def _move_mark(new, base, s, t):
+    """Move one mark of a kind from ``s`` to ``t`` (s 0: add, t 0: drop); keep
+    the four slots sorted so equal states have equal bytes."""
+    slots = [new[base], new[base + 1], new[base + 2], new[base + 3]]
+    if s:
+        slots.remove(s)
+        slots.append(0)
+    if t:
+        slots[slots.index(0)] = t
+    slots.sort()
+    slots.reverse()
+    new[base:base + 4] = bytes(slots)
 
 
 class Turn(PlayList):
@@ -64,49 +82,65 @@ class Turn(PlayList):
         self.scope = scope
         self.jail = bool(jail)
         self._wide = self.caucasian and scope == "board"
+        # the opponent's points for the turn: closed ones stay closed, blots
+        # can only be hit (the state records which)
+        opp = position.opp
+        self._closed = bytearray(25)
+        self._blot = bytearray(25)
+        for t in range(1, 25):
+            if opp[25 - t] >= 2:
+                self._closed[t] = 1
+            elif opp[25 - t] == 1:
+                self._blot[t] = 1
         self._graph = None
-        self._result_keys = None
         self.dice_used = 0
         self.plays = []
         self._generate()
 
     # -- single moves on a search state ------------------------------------
-    def _successors(self, st):
-        """Yield ``(s, t, die, kind, new_state)`` for every legal single move."""
+    def _successors(self, st, only=None):
+        """Every legal single move ``[(s, t, die, kind, new_state)]``."""
         out = []
-        m = st  # _M is 0: mover slots are st[0..25]
-        if m[0] == CHECKERS:
+        if st[0] == CHECKERS:
             return out
-        dice = []
-        if st[_HIGH]:
-            dice.append(self.high)
-        if st[_LOW] and self.low != self.high:
-            dice.append(self.low)
-        if m[BAR]:
-            sources = (BAR,)
+        if not st[_HIGH]:
+            if not st[_LOW]:
+                return out
+            dice = (self.low,)
+        elif st[_LOW] and self.low != self.high:
+            dice = (self.high, self.low)
         else:
-            sources = [p for p in range(24, 0, -1) if m[p]]
+            dice = (self.high,)
+        if st[BAR]:
+            top = low = BAR
+        else:
+            top = 24
+            low = 1
         home_only = True
         for p in range(7, 26):
-            if m[p]:
+            if st[p]:
                 home_only = False
                 break
+        closed = self._closed
+        blot = self._blot
+        marks = st[_K1] or st[_K2]
         for d in dice:
-            for s in sources:
+            for s in range(top, low - 1, -1):
+                if not st[s]:
+                    continue
                 t = s - d
                 if t >= 1:
-                    here = st[_O + 25 - t]
-                    if here >= 2:
+                    if closed[t]:
                         continue
-                    hit = here == 1
-                    own_there = m[t] > 0
+                    hit = blot[t] and not (st[_HITS + ((t - 1) >> 3)] >> ((t - 1) & 7) & 1)
+                    own_there = st[t] > 0
                 elif not home_only:
                     continue
                 else:
                     if t < 0:
                         higher = False
                         for p in range(s + 1, 7):
-                            if m[p]:
+                            if st[p]:
                                 higher = True
                                 break
                         if higher:
@@ -115,10 +149,13 @@ class Turn(PlayList):
                         continue  # J2
                     hit = False
                     own_there = False
-                k1 = st[_K1 + s]
-                k2 = st[_K2 + s]
-                plain = m[s] - k1 - k2
-                for kind, count in ((0, plain), (1, k1), (2, k2)):
+                if not marks or not (_count(st, _K1, s) or _count(st, _K2, s)):
+                    # only plain checkers here: the usual case
+                    out.append((s, t if t > 0 else 0, d, 0, self._apply(st, s, t, d, hit, 0)))
+                    continue
+                k1 = _count(st, _K1, s)
+                k2 = _count(st, _K2, s)
+                for kind, count in ((0, st[s] - k1 - k2), (1, k1), (2, k2)):
                     if not count:
                         continue
                     if kind and own_there and self.caucasian:
@@ -131,27 +168,28 @@ class Turn(PlayList):
     def _apply(self, st, s, t, d, hit, kind):
         new = bytearray(st)
         new[s] -= 1
-        if kind == 1:
-            new[_K1 + s] -= 1
-        elif kind == 2:
-            new[_K2 + s] -= 1
+        after = kind
         if t >= 1:
             new[t] += 1
             if hit:
-                new[_O + 25 - t] = 0
-                new[_O + BAR] += 1
+                new[_HITS + ((t - 1) >> 3)] |= 1 << ((t - 1) & 7)
                 if t <= 6:
-                    kind = 2 if (self.caucasian or self.jail) else 0
+                    after = 2 if (self.caucasian or self.jail) else 0
                     if self.jail:
                         new[_JAIL] |= 1 << t
                 elif self._wide and kind == 0:
-                    kind = 1
-            if kind == 1:
-                new[_K1 + t] += 1
-            elif kind == 2:
-                new[_K2 + t] += 1
+                    after = 1
         else:
             new[0] += 1
+            t = 0
+        if kind or after:
+            if kind == after:
+                _move_mark(new, _K1 if kind == 1 else _K2, s, t)
+            else:
+                if kind:
+                    _move_mark(new, _K1 if kind == 1 else _K2, s, 0)
+                if after:
+                    _move_mark(new, _K1 if after == 1 else _K2, 0, t)
         if d == self.high and new[_HIGH]:
             new[_HIGH] -= 1
         else:
@@ -161,7 +199,6 @@ class Turn(PlayList):
     def _start_state(self):
         st = bytearray(_SIZE)
         st[0:26] = self.position.me
-        st[_O:_O + 26] = self.position.opp
         if self.double:
             st[_HIGH] = 4
         else:
@@ -169,55 +206,74 @@ class Turn(PlayList):
             st[_LOW] = 1
         return st
 
+    def _board(self, st):
+        """The position key (``Position.key()``) of a search state."""
+        opp = bytearray(self.position.opp)
+        for t in range(1, 25):
+            if st[_HITS + ((t - 1) >> 3)] >> ((t - 1) & 7) & 1:
+                opp[25 - t] = 0
+                opp[BAR] += 1
+        return bytes(st[0:26]) + bytes(opp)
+
     # -- generation -----------------------------------------------------------
     def _search(self, keep_graph):
-        """Breadth-first over states; returns complete plays and, if asked,
-        the move graph ``{state: [(s, t, d, next_state), ...]}``."""
-        start = bytes(self._start_state())
-        level = {start: []}  # state -> one move sequence reaching it
-        complete = []  # (dice used, first die, board key, sequence)
+        """Breadth-first over states, keeping for each a play code that reaches
+        it. Returns ``(best, finals, graph)``: the most dice a complete play
+        uses, ``{board (+ first die for one-die plays): code}`` of the complete
+        plays using that many, and if asked the move graph
+        ``{state: [(s, t, d, next_state), ...]}``."""
+        level = {bytes(self._start_state()): 0}
+        finals = {}
+        best = -1
         graph = {} if keep_graph else None
         total = 4 if self.double else 2
+        depth = 0
         while level:
             nxt = {}
-            for key, seq in level.items():
+            shift = 3 + 5 * depth
+            for key, code in level.items():
                 moves = self._successors(key)
                 if keep_graph:
                     graph[key] = [(s, t, d, bytes(new)) for s, t, d, _, new in moves]
                 if not moves:
-                    used = total if key[0] == CHECKERS else len(seq)
-                    first = seq[0][1] if seq else 0
-                    complete.append((used, first, key[:52], seq))
+                    used = total if key[0] == CHECKERS else depth
+                    if used < best:
+                        continue
+                    if used > best:
+                        best = used
+                        finals = {}
+                    board = self._board(key)
+                    if used == 1 and not self.double:
+                        board += b"\x01" if code >> 23 & 1 else b"\x00"
+                    if board not in finals:
+                        finals[board] = code
                     continue
-                for s, t, d, _, new in moves:
+                for s, _, d, _, new in moves:
                     k = bytes(new)
                     if k not in nxt:
-                        nxt[k] = seq + [(s, d)]
+                        c = (code & ~7) | (depth + 1) | (s << shift)
+                        if depth == 0 and d == self.high:
+                            c |= 1 << 23
+                        nxt[k] = c
             level = nxt
-        return complete, graph
+            depth += 1
+        return best, finals, graph
 
     def _generate(self):
-        complete, _ = self._search(False)
-        best = 0
-        for used, _, _, _ in complete:
-            if used > best:
-                best = used
-        chosen = [c for c in complete if c[0] == best]
+        best, finals, _ = self._search(False)
         self._one_die = 0
         if not self.double and best == 1:
-            with_high = [c for c in chosen if c[1] == self.high]  # O2
-            if with_high:
-                chosen = with_high
-            self._one_die = self.high if with_high else self.low
+            high = [b for b in finals if b[-1]]  # O2: the higher die if it can be played
+            chosen = high or list(finals)
+            self._one_die = self.high if high else self.low
+            boards = {}
+            for b in chosen:
+                boards[b[:-1]] = finals[b]
+        else:
+            boards = finals
         self.dice_used = best
-        seen = {}
-        for used, _, board, seq in chosen:
-            if board not in seen:
-                srcs = [s for s, _ in seq]
-                high_first = 1 if (self.double or not seq or seq[0][1] == self.high) else 0
-                seen[board] = pack(srcs, high_first)
-        self.plays = list(seen.values()) or [0]
-        self._legal_boards = seen
+        self.plays = list(boards.values()) or [0]
+        self._legal_boards = boards
 
     def is_complete(self, position):
         """True when ``position`` is the result of a legal play of this turn."""
@@ -244,10 +300,10 @@ class Turn(PlayList):
 
     def _index(self):
         """``{board: [moves]}`` over every order of every legal way to play."""
-        _, graph = self._search(True)
+        _, _, graph = self._search(True)
         good = set()
         for key, moves in graph.items():
-            if not moves and key[:52] in self._legal_boards and self._finished_right(key):
+            if not moves and self._board(key) in self._legal_boards and self._finished_right(key):
                 good.add(key)
         changed = True
         while changed:  # a state is good when one of its moves leads to a good one
