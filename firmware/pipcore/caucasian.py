@@ -38,13 +38,28 @@ _LOW = const(39)  # low dice left
 _SIZE = const(40)
 
 
-def restriction_possible(position, caucasian=True, scope="home", jail=False):
-    """Could a hit this turn mark a checker? (Else standard rules apply.)"""
+def restriction_possible(position, caucasian=True, scope="home", jail=False, dice=None):
+    """Could a hit this turn mark a checker that still has a move to make
+    after it? If not, the standard rules give the same plays.
+
+    With ``dice`` the hit must be in reach of some checker before the last
+    die of the turn (one die of a non-double; one to three of a double).
+    """
     opp = position.opp
+    me = position.me
     wide = caucasian and scope == "board"
+    if dice is None:
+        reach = None
+    else:
+        high, low = check_dice(dice)
+        reach = (high, 2 * high, 3 * high) if high == low else (high, low)
     for t in range(1, 25):
         if opp[25 - t] == 1 and (t <= 6 or wide):
-            return True
+            if reach is None:
+                return True
+            for r in reach:
+                if t + r <= 25 and me[t + r]:
+                    return True
     return False
 
 

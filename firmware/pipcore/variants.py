@@ -6,7 +6,8 @@ interface of ``pipcore.rules.Turn`` (``plays``, ``dice_used``, ``moves``,
 ``result``, ``results``, ``result_for``, and ``steps``/``is_complete``):
 
 * standard backgammon: ``pipcore.rules.Turn`` (also when the Caucasian or
-  jail options are on but no hit is possible this turn: same plays);
+  jail options are on but no checker can hit in scope before the turn's last
+  die: the same plays);
 * backgammon with ``caucasian`` or ``jailBearOff``: ``pipcore.caucasian.Turn``;
 * long nardy: ``pipcore.nardy.Turn``.
 
@@ -33,7 +34,8 @@ def make_turn(position, dice, variant="backgammon", options=None, first_turn=Fal
     if opts["caucasian"] or opts["jailBearOff"]:
         from pipcore import caucasian
 
-        if caucasian.restriction_possible(position, opts["caucasian"], opts["caucasianScope"], opts["jailBearOff"]):
+        if caucasian.restriction_possible(position, opts["caucasian"], opts["caucasianScope"], opts["jailBearOff"],
+                                          dice):
             return caucasian.Turn(position, dice, caucasian=opts["caucasian"], scope=opts["caucasianScope"],
                                   jail=opts["jailBearOff"])
     from pipcore.rules import Turn
