@@ -689,7 +689,8 @@ class Turn(PlayList):
             return code, pos
         if len(used) < self.dice_used and pos.me[0] < CHECKERS:
             if self.double:
-                raise IllegalPlayError("you must play %d %ss; this play uses %d" % (self.dice_used, self.high, len(used)))
+                raise IllegalPlayError("you must play %d %ss; this play uses %d"
+                                       % (self.dice_used, self.high, len(used)))
             raise IllegalPlayError("you must use both dice")
         if self.dice_used == 1 and used == [self.low] and self._one_die == self.high:
             raise IllegalPlayError("you must play the higher die (%d)" % self.high)

@@ -27,7 +27,8 @@ def main():
     median_ms = int(median) * PICO_FACTOR / 1000.0
     worst_ms = int(worst) * PICO_FACTOR / 1000.0
     print("Caucasian/jail: one Turn in a position where a hit in scope is possible (%s samples)" % n)
-    print("median %s us WASM = %.1f ms Pico estimate (%s)" % (median, median_ms, "ok" if median_ms <= 10 else "OVER 10 ms"))
+    print("median %s us WASM = %.1f ms Pico estimate (%s)"
+          % (median, median_ms, "ok" if median_ms <= 10 else "OVER 10 ms"))
     print("worst  %s us WASM = %.1f ms Pico estimate, %s (%s)" % (worst, worst_ms, case.replace("_", " "),
                                                                  "ok" if worst_ms <= 150 else "OVER 150 ms"))
     print("heap allocated while generating (gc off): %.1f KB (%s)" % (int(heap) / 1024.0,
