@@ -88,6 +88,7 @@ class App:
         """One pass of the main loop at time ``now`` (ms)."""
         hw = self.hw
         ctl = self.ctl
+        busy = False
         if self._scan_at is None or now - self._scan_at >= SCAN_PERIOD_MS:
             first = self._scan_at is None
             self._scan_at = now
@@ -101,6 +102,7 @@ class App:
                 for i in range(NLOC):
                     counts[i] &= 0x7F  # a checker not pushed home still counts in its run
                 self.step(("board", counts), now)
+                busy = True
         if self._button_at is None or now - self._button_at >= BUTTON_PERIOD_MS:
             self._button_at = now
             buttons = hw.buttons
@@ -109,9 +111,12 @@ class App:
                 while code >= 0:
                     self._button(code >> 2, code & 3, now)
                     code = buttons.pop()
+                    busy = True
         if ctl.transit_since >= 0:
             self.step(("tick",), now)
         self.draw(now)
+        if not busy:
+            ctl.idle()  # nothing happened: prepare the next lift's targets
 
     def _button(self, button, kind, now):
         if button >= len(_SHORT_NAMES):

@@ -471,7 +471,28 @@ class Controller:
         return node.srcs
 
     def _set_cur(self, node):
+        old = self.cur
+        if old is not None and old is not node:
+            old.targets = None  # siblings of the way taken: let them go (a take-back recomputes)
         self.cur = node
+
+    def idle(self):
+        """Work ahead while nothing happens: the targets of one more movable checker.
+
+        Returns True if it did something (the app calls it once per quiet poll),
+        so a lift is answered from what is ready instead of being computed then.
+        """
+        if self.phase != MOVING or self.transit_since >= 0:
+            return False
+        cur = self.cur
+        if cur is None or self.have_sensed and bytes(self.sensed) != cur.key:
+            return False
+        cache = cur.targets
+        for p in self._sources(cur):
+            if cache is None or p not in cache:
+                self._lift_targets(cur, p)
+                return True
+        return False
 
     def _eval_moving(self):
         if not self.have_sensed:
@@ -895,13 +916,16 @@ class Controller:
             # every position of the turn showing these counts (a colour swap on single
             # checkers gives the same counts): searched from the start of the turn
             cands = list(self.cands or [cur])
-            seen = {}
-            for n in cands:
-                seen[n.pos.key()] = 1
-            for n in self._search(self.root, s)[0]:
-                if n.pos.key() not in seen:
+            bar = BAR0 + 1 - self.mover
+            if s[bar] != self.root.key[bar]:
+                # only hits move the opponent's checkers: without one the counts name the play
+                seen = {}
+                for n in cands:
                     seen[n.pos.key()] = 1
-                    cands.append(n)
+                for n in self._search(self.root, s)[0]:
+                    if n.pos.key() not in seen:
+                        seen[n.pos.key()] = 1
+                        cands.append(n)
             done = []
             for n in cands:
                 if self.tmap.complete(n.pos):

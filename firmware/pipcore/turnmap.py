@@ -152,18 +152,22 @@ class TurnMap:
         entries may share ``to`` (different dice orders that differ in a hit).
         """
         out = []
+        seen = {}
+        check = self.only is not None or not self._rules_steps
         frontier = [(src, pos, left, ())]
         while frontier:
             at, p, lf, path = frontier.pop()
-            for s, t, d, child, left2 in self.steps(p, lf, at):
-                if s != at:
+            for s, t, d in self._moves(p, lf, at):
+                if s != at or d not in lf:
                     continue
-                dup = False
-                for e in out:
-                    if e[0] == t and e[1] == child:
-                        dup = True
-                        break
-                if dup:
+                child = p.copy()
+                apply_move(child, s, t)
+                key = child.key()
+                if key in seen:
+                    continue
+                seen[key] = 1
+                left2 = remove_die(lf, d)
+                if check and not self.on_path(child, left2):
                     continue
                 out.append((t, child, left2, path))
                 if t != 0:

@@ -84,6 +84,7 @@ def main():
     verdict("settled switch change -> LED frame, worst, Pico est.", best["frame_worst_ms"] * PICO_FACTOR,
             BUDGET_FRAME_MS, "ms")
     print("  %-52s %10.1f ms" % ("  (mean, Pico est.)", best["frame_mean_ms"] * PICO_FACTOR))
+    print("  %-52s %10.1f ms" % ("  (worst lift before the quiet polls prepared it)", best["frame_cold_worst_ms"] * PICO_FACTOR))
     verdict("roll -> movable checkers marked, worst, Pico est.", best["roll_worst_ms"] * PICO_FACTOR,
             BUDGET_ROLL_MS, "ms")
     print("  %-52s %10.1f ms" % ("DONE -> play committed and saved, worst, Pico est.",
