@@ -16,8 +16,14 @@ Figures:
   (per-case time and heap) and as it is (its embedded cases); Pico estimate =
   WASM x 20 (DEVELOPERS.md);
 * anchors on the same corpus: gnubg's C move generator (PyPI ``gnubg-nn``,
-  ``gnubg_nn.moves``: generation only, no evaluation) and the pure-Python
-  ``gym-backgammon`` (``Backgammon.get_valid_plays``).
+  ``gnubg_nn.moves``: generation only, no evaluation; for scale also PyPI
+  ``gnubg``'s ``find_best_moves``, which evaluates every play at 0 ply) and
+  the pure-Python ``gym-backgammon`` (``Backgammon.get_valid_plays``).
+  OpenSpiel is not measured: its backgammon is C++ and its Python API cannot
+  set up an arbitrary position.
+
+All times are CPU time (``time.process_time``; node's CPU time in WASM), so
+the other jobs of a shared host do not inflate them.
 
 Budgets (PASS/FAIL each; exit 1 on any FAIL): Pico worst <= 150 ms, median
 <= 10 ms, heap <= 24 KB per generation, CPython >= the fastest pure-Python peer.
@@ -168,6 +174,24 @@ def gnubg_c_rate(cases):
     return len(boards) / best, "gnubg_nn.moves (C GenerateMoves, keys of the resulting positions)"
 
 
+def gnubg_eval_rate(cases):
+    """gnubg's FindnSaveBestMoves (PyPI gnubg): generation plus a 0-ply evaluation of every play."""
+    try:
+        import gnubg
+    except ImportError:
+        return None
+    cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0)
+    zero_ply = gnubg.evalcontext(0, 0, 1, 0, 0.0)
+    boards = []
+    for pos_id, dice, _ in cases:
+        pos = Position.from_id(pos_id)
+        boards.append(((tuple(pos.opp[1:26]), tuple(pos.me[1:26])), dice))
+    t0 = CLOCK()
+    for board, dice in boards:
+        gnubg.find_best_moves(board, cube, zero_ply, dice)
+    return len(boards) / (CLOCK() - t0)
+
+
 def gym_rate(cases):
     # its package __init__ pulls in gym and a pyglet renderer; the rules module stands alone
     import importlib.util
@@ -252,12 +276,16 @@ def main():
 
     c_rate, c_note = gnubg_c_rate(cases)
     gym, gym_failures, gym_note = gym_rate(cases)
+    gnubg_eval = gnubg_eval_rate(cases)
     print("anchors on the same corpus:")
     if c_rate:
         print("  gnubg C generator: %.0f positions/s (%s); ours on CPython = %.3f x" % (c_rate, c_note,
                                                                                       cpy_rate / c_rate))
     else:
         print("  gnubg C generator: not measured: %s" % c_note)
+    if gnubg_eval:
+        print("  gnubg find_best_moves (PyPI gnubg; generation + 0-ply evaluation of every play): %.0f positions/s"
+              % gnubg_eval)
     if gym:
         print("  gym-backgammon: %.0f positions/s (%s; %d raised); ours on CPython = %.2f x" % (
             gym, gym_note, gym_failures, cpy_rate / gym))
