@@ -66,3 +66,12 @@ def test_soak_twenty_thousand_games():
     print("soak:", total)
     assert total["games"] == 20000
     assert total["refused"] == 0
+
+
+def test_long_nardy_games():
+    board = SimBoard(seed=12, variant="nardy")
+    player = VirtualPlayer(board, random.Random(12))
+    for _ in range(6):
+        player.play_game()
+    assert player.stats["refused"] == 0 and player.stats["games"] == 6
+    assert board.ctl.games[-1][3] in ("oin", "mars")

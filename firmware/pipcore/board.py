@@ -35,20 +35,39 @@ _SLOT_LOC = (
 )
 
 
-def slot_loc(player, slot):
+# long nardy: black's own point p is board point p - 12 or p + 12 (geometry.board_point)
+_SLOT_LOC_NARDY = (
+    _SLOT_LOC[0],
+    bytes([TRAY0 + 1] + [(p - 12 if p > 12 else p + 12) - 1 for p in range(1, 25)] + [BAR0 + 1]),
+)
+
+
+def slot_loc(player, slot, nardy=False):
     """Location of ``slot`` (0 off, 1..24, 25 bar) in ``player``'s own numbering."""
-    return _SLOT_LOC[player][slot]
+    return (_SLOT_LOC_NARDY if nardy else _SLOT_LOC)[player][slot]
 
 
-def slot_table(player):
+def slot_table(player, nardy=False):
     """The 26-byte slot -> location table of ``player``."""
-    return _SLOT_LOC[player]
+    return (_SLOT_LOC_NARDY if nardy else _SLOT_LOC)[player]
 
 
-def loc_point(player, loc):
+def opp_slot(p, nardy=False):
+    """The opponent's number for the mover's point ``p`` (1..24)."""
+    if nardy:
+        return p + 12 if p <= 12 else p - 12
+    return 25 - p
+
+
+def loc_point(player, loc, nardy=False):
     """The point number ``player`` calls location ``loc`` (0..23), or 25 / 0 for its bar / tray."""
     if loc < 24:
-        return loc + 1 if player == 0 else 24 - loc
+        if player == 0:
+            return loc + 1
+        if nardy:
+            b = loc + 1
+            return b + 12 if b <= 12 else b - 12
+        return 24 - loc
     if loc == BAR0 + player:
         return 25
     if loc == TRAY0 + player:
@@ -65,7 +84,7 @@ def loc_name(loc):
     return "tray%d" % (loc - TRAY0)
 
 
-def fill_counts(pos, mover, out, capacity=None):
+def fill_counts(pos, mover, out, capacity=None, nardy=False):
     """Write the checker count of every location into ``out`` (``bytearray(NLOC)``).
 
     ``pos`` is seen from ``mover`` (``pos.me`` is mover's array). With
@@ -73,8 +92,9 @@ def fill_counts(pos, mover, out, capacity=None):
     """
     for i in range(NLOC):
         out[i] = 0
-    lm = _SLOT_LOC[mover]
-    lo = _SLOT_LOC[1 - mover]
+    table = _SLOT_LOC_NARDY if nardy else _SLOT_LOC
+    lm = table[mover]
+    lo = table[1 - mover]
     me = pos.me
     opp = pos.opp
     for s in range(26):

@@ -30,7 +30,7 @@ switches cannot tell positions apart (stacks taller than the sensed slots),
 the candidates are shown and the player picks with NEXT and DONE.
 """
 
-from pipcore.board import BAR0, NLOC, TRAY0, DEFAULT_CAPACITY, fill_counts, loc_point, slot_loc
+from pipcore.board import BAR0, NLOC, TRAY0, DEFAULT_CAPACITY, fill_counts, loc_point, opp_slot, slot_loc
 from pipcore.notation import format_play, parse_play
 from pipcore.options import make_options
 from pipcore.position import BAR, CHECKERS, Position, PositionError
@@ -115,6 +115,7 @@ class Controller:
 
     def __init__(self, options=None, variant="backgammon", capacity=None):
         self.variant = variant
+        self.nardy = variant == "nardy"
         self.options = make_options(options, variant)
         self.capacity = capacity if capacity is not None else DEFAULT_CAPACITY
         self.sensed = bytearray(NLOC)
@@ -155,6 +156,7 @@ class Controller:
         self.offer_stage = 0
         self.doubled = False
         self.auto_doubles = 0
+        self.played = [False, False]  # has each player made a play this game (long nardy's first turns)
         self.record = []
         self.result = None
         self.forced = None
@@ -164,6 +166,9 @@ class Controller:
         self._set_phase(SETUP)
 
     def _start_position(self):
+        if self.nardy:
+            from pipcore.nardy import start_position
+            return start_position()
         return Position.start()
 
     def _set_phase(self, phase):
@@ -219,7 +224,7 @@ class Controller:
     def _key(self, pos, mover=None):
         """Sensed-counts key of a position (as the switches would see it)."""
         buf = self._scratch
-        fill_counts(pos, self.mover if mover is None else mover, buf, self.capacity)
+        fill_counts(pos, self.mover if mover is None else mover, buf, self.capacity, self.nardy)
         return bytes(buf)
 
     def _clear_marks(self):
@@ -241,10 +246,10 @@ class Controller:
             slot = BAR if loc < TRAY0 else 0
             arr = pos.me if player == mover else pos.opp
             return player if arr[slot] else -1
-        p = loc_point(mover, loc)
+        p = loc_point(mover, loc, self.nardy)
         if pos.me[p]:
             return mover
-        if pos.opp[25 - p]:
+        if pos.opp[opp_slot(p, self.nardy)]:
             return 1 - mover
         return -1
 
@@ -315,7 +320,7 @@ class Controller:
         sensed = self.sensed
         cap = self.capacity
         want = bytearray(NLOC)
-        fill_counts(self.pos, self.mover, want)
+        fill_counts(self.pos, self.mover, want, None, self.nardy)
         ok = True
         for loc in range(NLOC):
             c = sensed[loc]
@@ -343,12 +348,12 @@ class Controller:
 
     def _seed_setup(self, pos, mover):
         """Setup starts from what is known to lie on the board: ``pos`` seen from ``mover``."""
-        fill_counts(pos, mover, self.setup_count)
+        fill_counts(pos, mover, self.setup_count, None, self.nardy)
         for loc in range(24):
-            p = loc_point(mover, loc)
+            p = loc_point(mover, loc, self.nardy)
             if pos.me[p]:
                 self.setup_colour[loc] = mover
-            elif pos.opp[25 - p]:
+            elif pos.opp[opp_slot(p, self.nardy)]:
                 self.setup_colour[loc] = 1 - mover
             else:
                 self.setup_colour[loc] = 2
@@ -380,9 +385,9 @@ class Controller:
     # -- moving ------------------------------------------------------------
     def _start_moving(self):
         self._set_phase(MOVING)
-        turn = make_turn(self.pos, self.dice, self.variant, self.options, self.first)
+        turn = make_turn(self.pos, self.dice, self.variant, self.options, not self.played[self.mover])
         self.turn = turn
-        self.tmap = _turnmap(turn, self.forced)
+        self.tmap = _turnmap(turn, self.forced, self.nardy)
         root = _Node(self.pos, self.tmap.dice, self._key(self.pos), None)
         self.root = root
         self.cur = root
@@ -401,7 +406,7 @@ class Controller:
         hits = []
         for q in range(1, 25):
             if base[q] == 1 and opp[q] == 0:
-                hits.append(slot_loc(other, q))
+                hits.append(slot_loc(other, q, self.nardy))
         out = []
         if hits:
             bar = BAR0 + other
@@ -410,7 +415,7 @@ class Controller:
             for mask in range(1, 1 << n):
                 k = bytearray(node.key)
                 # node.key is clipped; recompute the affected entries from the true counts
-                fill_counts(node.pos, self.mover, self._scratch)
+                fill_counts(node.pos, self.mover, self._scratch, None, self.nardy)
                 true = self._scratch
                 locs = []
                 b = true[bar]
@@ -438,10 +443,10 @@ class Controller:
         me = pos.me
         opp = pos.opp
         other_bar = BAR0 + 1 - mover
-        for loc in (slot_loc(mover, src), slot_loc(mover, to), other_bar) + tuple(slot_loc(mover, q) for q in path):
+        for loc in (slot_loc(mover, src, self.nardy), slot_loc(mover, to, self.nardy), other_bar) + tuple(slot_loc(mover, q, self.nardy) for q in path):
             if loc < 24:
-                q = loc_point(mover, loc)
-                c = me[q] + opp[25 - q]
+                q = loc_point(mover, loc, self.nardy)
+                c = me[q] + opp[opp_slot(q, self.nardy)]
             elif loc == other_bar:
                 c = opp[BAR]
             elif loc < TRAY0:
@@ -555,7 +560,7 @@ class Controller:
             srcs = []
             for i in range(NLOC):
                 if s[i] < k[i]:
-                    p = loc_point(mover, i)
+                    p = loc_point(mover, i, self.nardy)
                     if p > 0 and me[p]:
                         srcs.append(p)
             if not srcs:
@@ -609,7 +614,7 @@ class Controller:
             return
         if not self.tournament:
             for p in self._sources(cur):
-                self._mark(slot_loc(self.mover, p), M_SOURCE, self.mover)
+                self._mark(slot_loc(self.mover, p, self.nardy), M_SOURCE, self.mover)
         self.message = "move: %s left" % ("-".join(str(d) for d in cur.left) or "no dice")
 
     def _show_forced(self, cur):
@@ -619,9 +624,9 @@ class Controller:
         for p in range(0, 26):
             d = tgt.me[p] - cur.pos.me[p]
             if d < 0:
-                self._mark(slot_loc(mover, p), M_PLAY_FROM, mover)
+                self._mark(slot_loc(mover, p, self.nardy), M_PLAY_FROM, mover)
             elif d > 0:
-                self._mark(slot_loc(mover, p), M_PLAY_TO, mover)
+                self._mark(slot_loc(mover, p, self.nardy), M_PLAY_TO, mover)
         if tgt.opp[BAR] > cur.pos.opp[BAR]:
             self._mark(BAR0 + 1 - mover, M_PLAY_TO, 1 - mover)
 
@@ -657,11 +662,11 @@ class Controller:
             for i in deficit:
                 owner = self._owner_of(cur.pos, i)
                 if owner == mover:
-                    p = loc_point(mover, i)
+                    p = loc_point(mover, i, self.nardy)
                     self._mark(i, M_LIFTED, mover)
                     if not self.tournament:
                         for t, child in self._lift_targets(cur, p):
-                            loc = slot_loc(mover, t)
+                            loc = slot_loc(mover, t, self.nardy)
                             if self.marks[loc] == M_NONE:
                                 self._mark(loc, M_TARGET, mover)
                     shown = True
@@ -692,8 +697,8 @@ class Controller:
         self.error_loc = first
 
     def _is_blot(self, pos, loc):
-        p = loc_point(self.mover, loc)
-        return pos.opp[25 - p] == 1
+        p = loc_point(self.mover, loc, self.nardy)
+        return pos.opp[opp_slot(p, self.nardy)] == 1
 
     def _eval_pick(self):
         if not self.have_sensed:
@@ -711,9 +716,9 @@ class Controller:
         for p in range(0, 26):
             d = node.pos.me[p] - base.me[p]
             if d < 0:
-                self._mark(slot_loc(mover, p), M_CAND_FROM, mover)
+                self._mark(slot_loc(mover, p, self.nardy), M_CAND_FROM, mover)
             elif d > 0:
-                self._mark(slot_loc(mover, p), M_CAND_TO, mover)
+                self._mark(slot_loc(mover, p, self.nardy), M_CAND_TO, mover)
         self.display = ("pick", idx + 1, len(cands))
         self.message = "sensors cannot tell these plays apart: NEXT shows the next one, DONE picks it (%d of %d)" % (
             idx + 1, len(cands))
@@ -882,8 +887,8 @@ class Controller:
             return
         winner = 0 if a > b else 1
         self.mover = winner
-        self.pos = Position.start()  # symmetric, already seen from the winner
-        if o["openingReroll"]:
+        self.pos = self._start_position()  # symmetric, already seen from the winner
+        if self.nardy and o["lnOpening"] == "fresh-roll" or not self.nardy and o["openingReroll"]:
             self.record.append("opening %d%d: %s rolls again" % (a, b, _pname(winner)))
             self._set_phase(TURN_START)
             self.first = True
@@ -947,7 +952,7 @@ class Controller:
                 return
             self._clear_marks()
             for p in self._sources(cur):
-                self._mark(slot_loc(self.mover, p), M_REQUIRED, self.mover)
+                self._mark(slot_loc(self.mover, p, self.nardy), M_REQUIRED, self.mover)
             self.frame += 1
             self.message = "not finished: you must still play %s" % "-".join(str(d) for d in cur.left)
             self.display = ("more",) + tuple(cur.left)
@@ -978,7 +983,7 @@ class Controller:
     def _commit(self, node):
         turn = self.turn
         code = self.tmap.code_for(node.pos)
-        text = _play_text(self.pos, turn, code) if code is not None else "?"
+        text = _play_text(self.pos, turn, code, self.nardy) if code is not None else "?"
         mover = self.mover
         self.record.append("%s %d%d: %s" % (_pname(mover), self.dice[0], self.dice[1], text))
         self.accepted += 1
@@ -986,12 +991,13 @@ class Controller:
         self.last_result = node.pos.copy()
         result = node.pos
         self.forced = None
+        self.played[mover] = True
         if result.me[0] == CHECKERS:
             kind = SINGLE
             if not result.opp[0]:
-                kind = GAMMON
+                kind = GAMMON  # long nardy's mars; nardy has no backgammon (RULES.md 4.10)
                 for p in range(19, 26):
-                    if result.opp[p]:
+                    if result.opp[p] and not self.nardy:
                         kind = BACKGAMMON
             self.pos = result
             self.dice = None
@@ -1013,7 +1019,7 @@ class Controller:
             kname = "drop"
         else:
             mult = kind
-            kname = ("single", "gammon", "backgammon")[kind - 1]
+            kname = (("oin", "mars") if self.nardy else ("single", "gammon", "backgammon"))[kind - 1]
             if o["noGammonsWithCube"] or (o["jacoby"] and not o["matchLength"] and not self.doubled):
                 mult = 1
         points = mult * value
@@ -1047,18 +1053,23 @@ class Controller:
         scores = self.scores
         last = self.pos
         last_mover = self.mover
+        last_result = self.result
         self._new_game()
         self._seed_setup(last, last_mover)
         if crawford_next:
             self.crawford_game = True
             self.crawford_used = True
+        if self.nardy and o["lnWinnerStarts"] and last_result:
+            # the winner of the last game moves first, rolling two dice, without an opening roll
+            self.mover = last_result[0]
+            self.after_setup = TURN_START
         self.scores = scores
         self.save_due = True
         self._evaluate()
 
     # ------------------------------------------------------------ from the host
     def _on_load(self, pid, mover, dice):
-        pos = Position.from_id(pid)
+        pos = _position(pid, self.nardy)
         if mover not in (0, 1):
             raise ControllerError("mover must be 0 or 1, not %r" % (mover,))
         if self.phase != SETUP:
@@ -1112,7 +1123,7 @@ class Controller:
         target = None
         if len(text) == 14 and " " not in text:  # a Position ID (its alphabet has "/" too)
             try:
-                p = Position.from_id(text)
+                p = _position(text, self.nardy)
             except PositionError:
                 p = None
             if p is not None:
@@ -1128,7 +1139,7 @@ class Controller:
                 raise ControllerError("host play %r is neither gnubg notation nor the Position ID of a legal "
                                       "result: %s" % (text, exc))
         self.forced = target
-        self.tmap = _turnmap(self.turn, target)
+        self.tmap = _turnmap(self.turn, target, self.nardy)
         root = _Node(self.pos, self.tmap.dice, self._key(self.pos), None)
         self.root = root
         self._set_cur(root)
@@ -1156,6 +1167,7 @@ class Controller:
             "offer_stage": self.offer_stage,
             "doubled": self.doubled,
             "auto_doubles": self.auto_doubles,
+            "played": list(self.played),
             "scores": list(self.scores),
             "crawford_game": self.crawford_game,
             "crawford_used": self.crawford_used,
@@ -1175,7 +1187,7 @@ class Controller:
                 raise ControllerError("saved state has version %r, expected %d" % (snap.get("v"), SNAPSHOT_VERSION))
             c = cls(snap["options"], snap["variant"], capacity)
             c.mover = snap["mover"]
-            c.pos = Position.from_id(snap["pos"])
+            c.pos = _position(snap["pos"], c.nardy)
             c.dice = tuple(snap["dice"]) if snap["dice"] else None
             c.first = snap["first"]
             c.cube = snap["cube"]
@@ -1184,6 +1196,7 @@ class Controller:
             c.offer_stage = snap["offer_stage"]
             c.doubled = snap["doubled"]
             c.auto_doubles = snap["auto_doubles"]
+            c.played = list(snap.get("played", (True, True)))
             c.scores = list(snap["scores"])
             c.crawford_game = snap["crawford_game"]
             c.crawford_used = snap["crawford_used"]
@@ -1191,7 +1204,7 @@ class Controller:
             c.games = [tuple(g) for g in snap["games"]]
             c.record = list(snap["record"])
             c.result = tuple(snap["result"]) if snap["result"] else None
-            c.forced = Position.from_id(snap["forced"]) if snap["forced"] else None
+            c.forced = _position(snap["forced"], c.nardy) if snap["forced"] else None
             c.tournament = snap["tournament"]
             c.after_setup = snap["after_setup"]
             phase = snap["phase"]
@@ -1203,7 +1216,7 @@ class Controller:
                 raise ControllerError("saved state is moving without dice")
             c._start_moving()
             if c.forced is not None:
-                c.tmap = _turnmap(c.turn, c.forced)
+                c.tmap = _turnmap(c.turn, c.forced, c.nardy)
                 c.root = _Node(c.pos, c.tmap.dice, c._key(c.pos), None)
                 c.cur = c.root
                 c.cands = [c.root]
@@ -1260,10 +1273,18 @@ class Controller:
         """True (unclipped) counts of the committed position, per location."""
         out = bytearray(NLOC)
         if self.phase in (MOVING, PICK) and self.cur is not None:
-            fill_counts(self.cur.pos, self.mover, out)
+            fill_counts(self.cur.pos, self.mover, out, None, self.nardy)
         else:
-            fill_counts(self.pos, self.mover, out)
+            fill_counts(self.pos, self.mover, out, None, self.nardy)
         return out
+
+
+def _position(position_id, nardy):
+    """Decode and validate a Position ID in the variant's geometry."""
+    from pipcore.position import decode_position_id
+    pos = decode_position_id(position_id)
+    pos.validate("nardy" if nardy else "backgammon")
+    return pos
 
 
 def _distance(a, b):
@@ -1275,8 +1296,11 @@ def _distance(a, b):
     return d
 
 
-def _turnmap(turn, only):
+def _turnmap(turn, only, nardy=False):
     from pipcore.turnmap import TurnMap
+    if nardy:
+        from pipcore.nardy import apply_move as nardy_apply
+        return TurnMap(turn, only, nardy_apply)
     return TurnMap(turn, only)
 
 
@@ -1284,11 +1308,13 @@ def _pname(player):
     return "white" if player == 0 else "black"
 
 
-def _play_text(pos, turn, code):
+def _play_text(pos, turn, code, nardy=False):
     """gnubg notation of play ``code`` from ``pos``, with hits marked."""
     moves = turn.moves(code)
     if not moves:
         return "-"
+    if nardy:
+        return format_play([(s, t, None) for s, t, d in moves])
     trial = pos.copy()
     marked = []
     for s, t, d in moves:

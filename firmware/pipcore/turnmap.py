@@ -33,8 +33,9 @@ def remove_die(left, d):
 class TurnMap:
     """Legal partial plays of ``turn`` (see module docstring)."""
 
-    def __init__(self, turn, only=None):
+    def __init__(self, turn, only=None, apply=apply_move):
         self.turn = turn
+        self.apply = apply  # the variant's single move (long nardy never hits)
         self.only = only
         self._rules_steps = hasattr(turn, "steps") and hasattr(turn, "is_complete")
         self.results = {}
@@ -112,7 +113,7 @@ class TurnMap:
                 if d not in left:
                     continue
                 child = pos.copy()
-                apply_move(child, s, t)
+                self.apply(child, s, t)
                 if self.on_path(child, remove_die(left, d)):
                     ok = True
                     break
@@ -126,7 +127,7 @@ class TurnMap:
             if d not in left:
                 continue
             child = pos.copy()
-            apply_move(child, s, t)
+            self.apply(child, s, t)
             left2 = remove_die(left, d)
             if self.on_path(child, left2):
                 out.append((s, t, d, child, left2))
@@ -139,7 +140,7 @@ class TurnMap:
             if s in out or d not in left:
                 continue
             child = pos.copy()
-            apply_move(child, s, t)
+            self.apply(child, s, t)
             if self.on_path(child, remove_die(left, d)):
                 out.append(s)
         return out
@@ -161,7 +162,7 @@ class TurnMap:
                 if s != at or d not in lf:
                     continue
                 child = p.copy()
-                apply_move(child, s, t)
+                self.apply(child, s, t)
                 key = child.key()
                 if key in seen:
                     continue

@@ -515,7 +515,12 @@ class VirtualPlayer:
         if ctl.cur is not None and ctl.cur.pos != base:
             # resumed mid-turn with checkers already moved: put them back first
             b.follow_guidance()
-        order = self._legal_order(base, turn.moves(code))
+        nardy = ctl.nardy
+        if nardy:
+            from pipcore.nardy import apply_move  # noqa: F811  (long nardy never hits)
+            order = list(turn.moves(code))  # the generator's order is a legal one
+        else:
+            order = self._legal_order(base, turn.moves(code))
         trial = base.copy()
         rng = self.rng
         other = 1 - mover
@@ -530,11 +535,11 @@ class VirtualPlayer:
             i += 1
             hits = []
             for a, z in path:
-                if z > 0 and trial.opp[25 - z] == 1:
+                if not nardy and z > 0 and trial.opp[25 - z] == 1:
                     hits.append(z)
                 apply_move(trial, a, z)
-            src = slot_loc(mover, s)
-            dst = slot_loc(mover, t)
+            src = slot_loc(mover, s, nardy)
+            dst = slot_loc(mover, t, nardy)
             blots_first = rng.random() < 0.5
             if blots_first:
                 for z in hits:

@@ -13,8 +13,8 @@ from pipcore.position import Position
 
 
 class Table:
-    def __init__(self, options=None, capacity=None):
-        self.ctl = Controller(options, capacity=capacity)
+    def __init__(self, options=None, capacity=None, variant="backgammon"):
+        self.ctl = Controller(options, variant, capacity)
         self.counts = bytearray(NLOC)
         self.now = 0
 
@@ -23,7 +23,7 @@ class Table:
         self.ctl.step(("board", bytes(self.counts)), self.now)
 
     def setup(self, pos=None, mover=0):
-        fill_counts(pos or Position.start(), mover, self.counts)
+        fill_counts(pos or self.ctl._start_position(), mover, self.counts, None, self.ctl.nardy)
         self.send()
 
     def press(self, name):
@@ -36,7 +36,7 @@ class Table:
 
     def loc(self, point, player=None):
         """Location of ``point`` in the numbering of ``player`` (default: the mover)."""
-        return slot_loc(self.ctl.mover if player is None else player, point)
+        return slot_loc(self.ctl.mover if player is None else player, point, self.ctl.nardy)
 
     def lift(self, point, player=None):
         loc = self.loc(point, player)
@@ -62,7 +62,7 @@ class Table:
         out = []
         for loc in self.marked(role):
             for p in range(26):
-                if slot_loc(mover, p) == loc:
+                if slot_loc(mover, p, self.ctl.nardy) == loc:
                     out.append(p)
         return sorted(out)
 
@@ -471,3 +471,23 @@ def test_host_play_garbage_is_a_clear_error():
             continue
         assert False, "%r accepted" % bad
     assert t.ctl.forced is None
+
+
+def test_long_nardy_setup_opening_and_first_turn():
+    t = Table(variant="nardy")
+    t.send()
+    # all 15 on each head: white's 24 is board point 24, black's is board point 12
+    assert sorted(t.marked(M_ADD)) == [11, 23]
+    t.setup()
+    assert t.ctl.phase == OPENING
+    t.press("ROLL")
+    t.dice(5, 2)
+    assert t.ctl.phase == TURN_START and t.ctl.mover == 0  # fresh roll for the first turn
+    t.press("ROLL")
+    t.dice(6, 6)
+    assert t.points(M_SOURCE) == [24]
+    t.move(24, 18)
+    t.move(24, 18)  # first-turn exception: a second checker leaves the head on 6-6
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 66: 24/18(2)"
+    assert t.ctl.mover == 1
