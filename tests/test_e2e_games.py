@@ -40,11 +40,14 @@ def test_thousand_games_money_play(part):
 def test_match_play_to_five():
     board = SimBoard(seed=5, options={"matchLength": 5})
     player = VirtualPlayer(board, random.Random(5), double_rate=0.2)
+    crawford_seen = False
     for _ in range(40):
         player.play_game()
-        if board.ctl.phase_name() == "setup" and board.ctl.game_no == 1:
-            break  # the match ended and a new one began
-    assert max(board.ctl.scores) < 5 or board.ctl.phase_name() in ("match-over", "setup")
+        crawford_seen = crawford_seen or board.ctl.crawford_game
+        if player.match_over:
+            break
+    assert player.match_over, "no match of 5 points ended in 40 games"
+    assert max(player.last_scores) >= 5 and min(player.last_scores) < 5
     assert player.stats["refused"] == 0
 
 

@@ -422,6 +422,8 @@ class VirtualPlayer:
         self.drop_rate = drop_rate
         self.stats = {"games": 0, "accepted": 0, "refused": 0, "resumed": 0, "picks": 0, "wrong": 0,
                       "doubles": 0, "turns": 0}
+        self.last_scores = None  # the score when the last game ended
+        self.match_over = False  # the last game ended the match
 
     # -- power cuts at random instants ----------------------------------------
     def _maybe_cut(self):
@@ -479,6 +481,10 @@ class VirtualPlayer:
                 if ctl.game_no == game_no:
                     self.stats["games"] += 1
                     result = ctl.result
+                    self.last_scores = list(ctl.scores)
+                    self.match_over = ph == MATCH_OVER
+                    if self.match_over:
+                        self.stats["matches"] = self.stats.get("matches", 0) + 1
                     b.press("DONE")
                     return result
             self._maybe_cut()
