@@ -136,6 +136,12 @@ class TurnMap:
     def sources(self, pos, left):
         """Points (25 = bar) from which a checker may start a move now."""
         out = []
+        if self._rules_steps and self.only is None:
+            # the turn's steps lead only towards legal plays: no need to try them
+            for s, t, d in self._moves(pos, left):
+                if s not in out and d in left:
+                    out.append(s)
+            return out
         for s, t, d in self._moves(pos, left):
             if s in out or d not in left:
                 continue
