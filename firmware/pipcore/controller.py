@@ -34,7 +34,7 @@ from pipcore.board import BAR0, NLOC, TRAY0, DEFAULT_CAPACITY, fill_counts, loc_
 from pipcore.notation import format_play, parse_play
 from pipcore.options import make_options
 from pipcore.position import BAR, CHECKERS, Position, PositionError
-from pipcore.rules import BACKGAMMON, GAMMON, SINGLE, IllegalPlayError, Turn, apply_move, check_play
+from pipcore.rules import BACKGAMMON, GAMMON, SINGLE, Turn, apply_move, check_play
 
 # -- phases -----------------------------------------------------------------
 SETUP = 0
@@ -1132,12 +1132,15 @@ class Controller:
                         target = cand
         if target is None:
             try:
-                code, target = check_play(self.pos, self.dice, parse_play(text))
-            except IllegalPlayError as exc:
-                raise ControllerError("host play %r is not legal: %s" % (text, exc))
-            except ValueError as exc:
-                raise ControllerError("host play %r is neither gnubg notation nor the Position ID of a legal "
-                                      "result: %s" % (text, exc))
+                segments = parse_play(text)
+                check = getattr(self.turn, "check", None)  # the variant's own referee (long nardy)
+                if check is not None:
+                    code, target = check(segments)
+                else:
+                    code, target = check_play(self.pos, self.dice, segments)
+            except ValueError as exc:  # not notation, or not legal (each variant's IllegalPlayError)
+                raise ControllerError("host play %r refused (neither a legal play in gnubg notation nor the "
+                                      "Position ID of a legal result): %s" % (text, exc))
         self.forced = target
         self.tmap = _turnmap(self.turn, target, self.nardy)
         root = _Node(self.pos, self.tmap.dice, self._key(self.pos), None)

@@ -491,3 +491,24 @@ def test_long_nardy_setup_opening_and_first_turn():
     t.press("DONE")
     assert t.ctl.record[-1] == "white 66: 24/18(2)"
     assert t.ctl.mover == 1
+
+
+def test_long_nardy_host_play():
+    t = Table(variant="nardy")
+    t.setup()
+    t.press("ROLL")
+    t.dice(5, 2)
+    t.press("ROLL")
+    t.dice(4, 3)
+    t.ctl.step(("host_play", "24/17"), t.now)
+    assert t.points(M_PLAY_FROM) == [24] and t.points(M_PLAY_TO) == [17]
+    t.move(24, 20)
+    t.move(20, 17)
+    t.press("DONE")
+    assert t.ctl.record[-1] == "white 43: 24/20/17"
+    try:
+        t.ctl.step(("host_play", "24/10"), t.now)
+    except ControllerError:
+        pass
+    else:
+        assert False, "a host play given out of turn was taken"
