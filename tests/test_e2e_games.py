@@ -78,3 +78,18 @@ def test_long_nardy_games():
         player.play_game()
     assert player.stats["refused"] == 0 and player.stats["games"] == 6
     assert board.ctl.games[-1][3] in ("oin", "mars")
+
+
+@pytest.mark.parametrize("options", [
+    {"caucasian": True},
+    {"caucasian": True, "caucasianScope": "board", "jailBearOff": True},
+    {"cubeProgression": "arithmetic"},
+    {"autoDoubles": 2, "jacoby": True, "beavers": True},
+    {"cubeCap": 8, "noGammonsWithCube": True, "openingReroll": True},
+])
+def test_games_with_options(options):
+    board = SimBoard(seed=21, options=options)
+    player = VirtualPlayer(board, random.Random(21), double_rate=0.2)
+    for _ in range(4):
+        player.play_game()
+    assert player.stats["games"] == 4 and player.stats["refused"] == 0

@@ -38,6 +38,11 @@ _SHORT_NAMES = ("ROLL", "DOUBLE", "TAKE", "DROP", "ROLL", "DOUBLE", "TAKE", "DRO
 _LONG_NAMES = (None, None, None, None, None, None, None, None, "NEW", "TOURNAMENT")
 
 
+def _shown(value):
+    """True for the cube values the panel has a pixel for (1, 2, 4 .. 64)."""
+    return 1 <= value <= 64 and not value & (value - 1)
+
+
 def _encode(snapshot):
     return json.dumps(snapshot).encode()
 
@@ -208,9 +213,11 @@ class App:
         phase = ctl.phase
         disp.turn(ctl.mover if phase not in (OPENING, GAME_OVER, MATCH_OVER) else -1)
         value = ctl.cube
-        if value <= 64 and not value & (value - 1):
-            if phase == CUBE_OFFERED and ctl.display and ctl.display[0] == "offer" and ctl.display[1] <= 64:
-                disp.offer(ctl.display[1], ctl.offerer)
+        # the panel's cube shows 2..64; other values (arithmetic cube, past 64) are on the host's screen
+        if _shown(value):
+            offer = ctl.display[1] if phase == CUBE_OFFERED and ctl.display and ctl.display[0] == "offer" else 0
+            if offer and _shown(offer):
+                disp.offer(offer, ctl.offerer)
             else:
                 disp.cube(value, ctl.owner)
         item = ctl.display

@@ -512,3 +512,28 @@ def test_long_nardy_host_play():
         pass
     else:
         assert False, "a host play given out of turn was taken"
+
+
+def test_beaver_and_raccoon():
+    t = started((3, 1), {"beavers": True, "raccoons": True})
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    t.press("DOUBLE")  # black offers 2
+    t.press("BEAVER")  # white takes at 2 and redoubles to 4
+    assert t.ctl.owner == 0 and t.ctl.display == ("offer", 4)
+    t.press("RACCOON")  # black takes at 4 and redoubles to 8; white keeps the cube
+    assert t.ctl.display == ("offer", 8)
+    t.press("TAKE")
+    assert t.ctl.phase == TURN_START and t.ctl.cube == 8 and t.ctl.owner == 0 and t.ctl.mover == 1
+
+
+def test_beaver_refused_scores_twice_the_cube():
+    t = started((3, 1), {"beavers": True})
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    t.press("DOUBLE")
+    t.press("BEAVER")
+    t.press("DROP")  # black refuses the beaver
+    assert t.ctl.phase == GAME_OVER and t.ctl.result == (0, 2, "drop")
