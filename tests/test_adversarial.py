@@ -267,3 +267,24 @@ def test_random_adversary_never_gets_an_illegal_play_accepted():
         player.play_game()
     assert attempts > 300
     assert player.stats["refused"] == 0
+
+
+def test_cube_beyond_its_cap_and_a_second_offer_are_refused():
+    t = started((3, 1), {"cubeCap": 2})
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    t.press("DOUBLE")
+    t.press("TAKE")  # white owns the cube at 2 = the cap
+    assert t.ctl.cube == 2 and t.ctl.owner == 0
+    before = t.ctl.refused
+    t.press("DOUBLE")  # black, who just doubled, may not offer again this turn (not the owner)
+    assert t.ctl.phase == TURN_START and t.ctl.refused == before + 1
+    t.press("ROLL")
+    t.dice(2, 1)
+    t.move(6, 4)
+    t.move(4, 3)
+    t.press("DONE")
+    assert t.ctl.mover == 0 and not t.ctl.can_double()  # owner, but 4 would pass the cap
+    t.press("DOUBLE")
+    assert t.ctl.phase == TURN_START and t.ctl.refused == before + 2
