@@ -26,12 +26,10 @@ import time
 
 from pipcore import geometry
 from pipcore.app import App
-from pipcore.protocol import AppBridge, ProtocolHandler
 from pipdrivers import board_pins
-from pipdrivers.usb_serial import UsbSerial, test_mode_requested
+from pipdrivers.usb_serial import HostLink
 
 FIRMWARE_VERSION = "0.1.0"
-_TICKS_PERIOD = 1 << 30  # time.ticks_ms wraps here on the Pico
 
 
 def geometry_summary():
@@ -43,25 +41,21 @@ def geometry_summary():
 def run():
     hw = board_pins.build()
     app = App(hw)
-    bridge = AppBridge(app)
-    link = UsbSerial()
-    handler = ProtocolHandler(bridge, link.write, FIRMWARE_VERSION, geometry_summary(),
-                              test_mode=test_mode_requested())
-    handler.announce()
+    host = HostLink(app, FIRMWARE_VERSION)  # protocol over USB serial beside the REPL
+    host.handler.geometry = geometry_summary()
+    host.handler.announce()
     ticks_ms = time.ticks_ms
     ticks_diff = time.ticks_diff
     last = ticks_ms()
     now = 0  # ms since boot, never wrapping (the drivers keep their own copies modulo 2**30)
-    feed = handler.feed
     try:
         while True:
             t = ticks_ms()
             now += ticks_diff(t, last)
             last = t
-            bridge.poll(now)
-            link.pump(feed)
-            handler.poll()
-            gc.collect() if gc.mem_free() < 20000 else None
+            host.poll(now)  # host bytes answered, the app polled, events sent
+            if gc.mem_free() < 20000:
+                gc.collect()
             time.sleep_ms(1)
     finally:
         hw.pixels.deinit()
