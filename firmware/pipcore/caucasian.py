@@ -8,34 +8,57 @@ borne off that turn, nor may any checker from a point where such a hit
 happened (J1, J2). Both remove single moves before the obligation rules
 O1/O2 choose among complete plays.
 
-C4 demands checker identity within the turn, so the search state carries
-where the marked checkers stand (at most four: one per move). A checker falls in
-one of three kinds: plain, marked by a hit outside the home board (only
-with scope ``board``), or marked by a hit in the home board (also jailed).
-Where a point holds checkers of several kinds, each kind that may legally
-move is tried: the board looks the same, the rest of the turn may not.
+``Turn`` offers the interface of ``pipcore.rules.Turn``: ``plays`` (play
+codes, ``pipcore.playcodes``), ``dice_used``, ``moves``, ``result``,
+``results``, ``result_for``, ``steps`` and ``is_complete``. When no hit can
+mark a checker this turn the rules are those of standard backgammon, and
+``pipcore.variants.make_turn`` uses the plain generator instead
+(``restriction_possible``).
 
-``Turn`` offers the interface of ``pipcore.rules.Turn``: ``plays``,
-``dice_used``, ``moves``, ``result``, ``results``, ``result_for``,
-``steps`` and ``is_complete``. When no hit can mark a checker this turn the
-rules are those of standard backgammon, and ``pipcore.variants.make_turn``
-uses the plain generator instead (``restriction_possible``).
+Why the shortcuts below are exact (the result of a play is fixed by the
+multiset of its single moves, so a play is legal when *some* order of its
+moves and *some* choice of which checker makes each move obeys the rules):
+
+* **Non-doubles** have two single moves. Nothing restricts the first (no
+  checker is marked yet); a checker that hits on ``t`` stands there *alone*
+  (``t`` held an opponent blot), so the second move is the marked checker's
+  exactly when it starts from ``t``. Both dice orders are tried, as in
+  ``pipcore.rules``, and the same table drops repeated results.
+* **Doubles** are searched like ``pipcore.rules``: sources in non-increasing
+  order, one node per multiset of moves. In that order every checker that
+  will ever stand on a point has arrived before the first one leaves it, so
+  each node carries the few *mark states* (where the marked checkers stand)
+  that some choice of movers reaches; the node is legal when one survives.
+  The only thing that order cannot do is let a point's checkers leave
+  *before* a marked checker lands there (C2 needs the point empty). Such a
+  landing is kept as a *debt*: the checkers standing there must all leave
+  later in the play. A play reached only through paid debts is checked
+  exactly by trying every order of its (at most four) moves (``_exact``),
+  which is rare; unpaid debts or a jailed bear-off (J1) drop the state, and
+  J2 (a bear-off from a point where a hit happened) depends on the multiset
+  only. Dice used (O1) follow: the most moves of any legal multiset, a play
+  that bears off the last checker counting as all four.
+
+Measured by ``make bench`` (tests/bench/bench_caucasian.py, WASM
+MicroPython x 20 = Pico estimate): see that script's output; the old
+breadth-first search over whole-board states took 140 ms median and up to
+1.1 s per turn with ~460 KB of heap.
 """
 
 from pipcore.compat import const
 from pipcore.options import ConfigError
 from pipcore.playcodes import PlayList, orders
 from pipcore.position import BAR, CHECKERS
-from pipcore.rules import apply_move, check_dice
+from pipcore.rules import _may_move, _occupied_above, _repeats, apply_move, check_dice
 
-# search state: one 40-byte bytearray (bytes as a dict key)
-_HITS = const(26)  # 3 bytes: bit t-1 set when the opponent's blot on point t was hit
-_K2 = const(29)  # 4 slots: points of checkers marked by a hit in the home board (also jailed), 0 = none
-_K1 = const(33)  # 4 slots: points of checkers marked by a hit outside it (scope "board")
-_JAIL = const(37)  # bit p set: a hit happened on point p (1-6)
-_HIGH = const(38)  # high dice left (doubles: all four)
-_LOW = const(39)  # low dice left
-_SIZE = const(40)
+_HIGH_FIRST = const(1 << 23)  # play-code bit: the high die went first (always set for doubles)
+# A mark state is one small int: four 6-bit slots, sorted high to low, each
+# ``point | _JAILED`` of a marked checker (0 = empty slot).
+_JAILED = const(32)  # the checker hit on points 1-6 (jail applies); else only on points 7-24 / entry
+# A debt state: two 8-bit slots ``point | count << 5`` (checkers that must
+# leave ``point`` before a marked checker lands there) and _OWED.
+_OWED = const(1 << 16)  # a marked checker landed on own checkers: exact check needed
+_SLOTS = const(0xFFFF)
 
 
 def restriction_possible(position, caucasian=True, scope="home", jail=False, dice=None):
@@ -63,23 +86,70 @@ def restriction_possible(position, caucasian=True, scope="home", jail=False, dic
     return False
 
 
-def _count(st, base, p):
-    """Marked checkers of one kind on point ``p``."""
-    return (st[base] == p) + (st[base + 1] == p) + (st[base + 2] == p) + (st[base + 3] == p)
+def _marked_at(marks, s):
+    """Marked checkers on ``s``: plain-marked count + 8 * jailed count."""
+    n = 0
+    while marks:
+        v = marks & 63
+        if v & 31 == s:
+            n += 8 if v & _JAILED else 1
+        marks >>= 6
+    return n
 
 
-def _move_mark(new, base, s, t):
-    """Move one mark of a kind from ``s`` to ``t`` (s 0: add, t 0: drop); keep
-    the four slots sorted so equal states have equal bytes."""
-    slots = [new[base], new[base + 1], new[base + 2], new[base + 3]]
-    if s:
-        slots.remove(s)
-        slots.append(0)
-    if t:
-        slots[slots.index(0)] = t
-    slots.sort()
-    slots.reverse()
-    new[base:base + 4] = bytes(slots)
+def _remark(marks, old, new):
+    """Replace the slot ``old`` by ``new`` (old 0: add; new 0: drop), keep the slots sorted."""
+    a = marks & 63
+    b = marks >> 6 & 63
+    c = marks >> 12 & 63
+    d = marks >> 18 & 63
+    if not old:
+        d = new  # the smallest slot is free: at most four marks in a turn
+    elif a == old:
+        a = new
+    elif b == old:
+        b = new
+    elif c == old:
+        c = new
+    else:
+        d = new
+    if a < b:
+        a, b = b, a
+    if c < d:
+        c, d = d, c
+    if a < c:
+        a, c = c, a
+    if b < d:
+        b, d = d, b
+    if b < c:
+        b, c = c, b
+    return a | b << 6 | c << 12 | d << 18
+
+
+def _pay(debts, s):
+    """A checker left ``s``: one less owed there."""
+    for shift in (0, 8):
+        v = debts >> shift & 255
+        if v and v & 31 == s:
+            v -= 32
+            if v < 32:
+                v = 0
+            return (debts & ~(255 << shift)) | (v << shift)
+    return debts
+
+
+def _owe(debts, t, count):
+    """A marked checker landed on ``count`` own checkers on ``t``: they must leave first.
+
+    A third debt is not kept (the exact check still decides the play)."""
+    debts |= _OWED
+    if count > 7:
+        count = 7  # more than seven cannot leave in four moves anyway
+    if not debts & 255:
+        return debts | t | count << 5
+    if not debts & 0xFF00:
+        return debts | (t | count << 5) << 8
+    return debts
 
 
 class Turn(PlayList):
@@ -97,204 +167,379 @@ class Turn(PlayList):
         self.scope = scope
         self.jail = bool(jail)
         self._wide = self.caucasian and scope == "board"
-        # the opponent's points for the turn: closed ones stay closed, blots
-        # can only be hit (the state records which)
-        opp = position.opp
-        self._closed = bytearray(25)
-        self._blot = bytearray(25)
-        for t in range(1, 25):
-            if opp[25 - t] >= 2:
-                self._closed[t] = 1
-            elif opp[25 - t] == 1:
-                self._blot[t] = 1
-        self._graph = None
         self.dice_used = 0
         self.plays = []
-        self._generate()
-
-    # -- single moves on a search state ------------------------------------
-    def _successors(self, st, only=None):
-        """Every legal single move ``[(s, t, die, kind, new_state)]``."""
-        out = []
-        if st[0] == CHECKERS:
-            return out
-        if not st[_HIGH]:
-            if not st[_LOW]:
-                return out
-            dice = (self.low,)
-        elif st[_LOW] and self.low != self.high:
-            dice = (self.high, self.low)
-        else:
-            dice = (self.high,)
-        if st[BAR]:
-            top = low = BAR
-        else:
-            top = 24
-            low = 1
-        home_only = True
-        for p in range(7, 26):
-            if st[p]:
-                home_only = False
-                break
-        closed = self._closed
-        blot = self._blot
-        marks = st[_K1] or st[_K2]
-        for d in dice:
-            for s in range(top, low - 1, -1):
-                if not st[s]:
-                    continue
-                t = s - d
-                if t >= 1:
-                    if closed[t]:
-                        continue
-                    hit = blot[t] and not (st[_HITS + ((t - 1) >> 3)] >> ((t - 1) & 7) & 1)
-                    own_there = st[t] > 0
-                elif not home_only:
-                    continue
-                else:
-                    if t < 0:
-                        higher = False
-                        for p in range(s + 1, 7):
-                            if st[p]:
-                                higher = True
-                                break
-                        if higher:
-                            continue
-                    if self.jail and st[_JAIL] >> s & 1:
-                        continue  # J2
-                    hit = False
-                    own_there = False
-                if not marks or not (_count(st, _K1, s) or _count(st, _K2, s)):
-                    # only plain checkers here: the usual case
-                    out.append((s, t if t > 0 else 0, d, 0, self._apply(st, s, t, d, hit, 0)))
-                    continue
-                k1 = _count(st, _K1, s)
-                k2 = _count(st, _K2, s)
-                for kind, count in ((0, st[s] - k1 - k2), (1, k1), (2, k2)):
-                    if not count:
-                        continue
-                    if kind and own_there and self.caucasian:
-                        continue  # C2: a marked checker may not hide
-                    if kind == 2 and t <= 0 and self.jail:
-                        continue  # J1: the jailed hitter stays on the board
-                    out.append((s, t if t > 0 else 0, d, kind, self._apply(st, s, t, d, hit, kind)))
-        return out
-
-    def _apply(self, st, s, t, d, hit, kind):
-        new = bytearray(st)
-        new[s] -= 1
-        after = kind
-        if t >= 1:
-            new[t] += 1
-            if hit:
-                new[_HITS + ((t - 1) >> 3)] |= 1 << ((t - 1) & 7)
-                if t <= 6:
-                    after = 2 if (self.caucasian or self.jail) else 0
-                    if self.jail:
-                        new[_JAIL] |= 1 << t
-                elif self._wide and kind == 0:
-                    after = 1
-        else:
-            new[0] += 1
-            t = 0
-        if kind or after:
-            if kind == after:
-                _move_mark(new, _K1 if kind == 1 else _K2, s, t)
-            else:
-                if kind:
-                    _move_mark(new, _K1 if kind == 1 else _K2, s, 0)
-                if after:
-                    _move_mark(new, _K1 if after == 1 else _K2, 0, t)
-        if d == self.high and new[_HIGH]:
-            new[_HIGH] -= 1
-        else:
-            new[_LOW] -= 1
-        return new
-
-    def _start_state(self):
-        st = bytearray(_SIZE)
-        st[0:26] = self.position.me
+        self._ways = None  # non-doubles: {position key: steps}, built by the first steps()
+        self._seen = None
         if self.double:
-            st[_HIGH] = 4
+            self._generate_double()
         else:
-            st[_HIGH] = 1
-            st[_LOW] = 1
-        return st
+            self._generate_mixed()
 
-    def _board(self, st):
-        """The position key (``Position.key()``) of a search state."""
-        opp = bytearray(self.position.opp)
+    # -- non-doubles --------------------------------------------------------
+    def _generate_mixed(self):
+        hi = self.high
+        lo = self.low
+        m = bytearray(self.position.me)
+        o = self.position.opp
+        caucasian = self.caucasian
+        jail = self.jail
+        wide = self._wide
+        plays = self.plays
+        outside = 0
+        for s in range(7, 26):
+            outside += m[s]
+        seen = bytearray(676)  # seen[a * 26 + b]: legal, high die from a, low die from b
+        first_hi = 0
+        first_lo = 0
+        all_off = 0  # one move bore off the last checker: a complete play
+        for order in range(2):
+            if order == 0:
+                d1 = hi
+                d2 = lo
+                high_first = _HIGH_FIRST
+            else:
+                d1 = lo
+                d2 = hi
+                high_first = 0
+            bar1 = m[BAR]
+            s = BAR if bar1 else 24
+            while s >= 1:
+                if m[s] and _may_move(m, o, s, d1, outside):
+                    t = s - d1
+                    if order == 0:
+                        first_hi |= 1 << s
+                    else:
+                        first_lo |= 1 << s
+                    m[s] -= 1
+                    hide = False  # the hitter on t may not land on own checkers (C2)
+                    jailed = False  # the hitter on t may not bear off (J1, J2)
+                    if t >= 1:
+                        m[t] += 1
+                        out1 = outside - 1 if s > 6 and t <= 6 else outside
+                        if o[25 - t] == 1:
+                            hide = caucasian and (t <= 6 or wide)
+                            jailed = jail and t <= 6
+                    else:
+                        t = 0
+                        m[0] += 1
+                        out1 = outside
+                    if m[0] == CHECKERS:
+                        plays.append(1 | (s << 3) | high_first)
+                        all_off += 1
+                    else:
+                        bar2 = m[BAR]
+                        s2 = BAR if bar2 else 24
+                        while s2 >= 1:
+                            if m[s2]:
+                                t2 = s2 - d2
+                                if t2 >= 1:
+                                    ok = o[25 - t2] < 2 and not (hide and s2 == t and m[t2])
+                                else:
+                                    ok = (not out1 and (t2 == 0 or not _occupied_above(m, s2))
+                                          and not (jailed and s2 == t))
+                                if ok:
+                                    if order == 0:
+                                        a = s
+                                        b = s2
+                                    else:
+                                        a = s2
+                                        b = s
+                                    key = a * 26 + b
+                                    if not seen[key]:
+                                        seen[key] = 1
+                                        if not _repeats(seen, o, a, b, hi, lo):
+                                            plays.append(2 | (s << 3) | (s2 << 8) | high_first)
+                            if bar2:
+                                break
+                            s2 -= 1
+                    if t:
+                        m[t] -= 1
+                    else:
+                        m[0] -= 1
+                    m[s] += 1
+                if bar1:
+                    break
+                s -= 1
+        self._seen = seen
+        if plays:
+            self.dice_used = 2
+            if all_off:
+                self._drop_repeated_results()
+            return
+        # one die only: the higher one if it can move at all (O2); nothing restricts a first move
+        if first_hi:
+            sources = first_hi
+            high_first = _HIGH_FIRST
+        else:
+            sources = first_lo
+            high_first = 0
+        for s in range(BAR, 0, -1):
+            if sources >> s & 1:
+                plays.append(1 | (s << 3) | high_first)
+        if plays:
+            self.dice_used = 1
+        else:
+            plays.append(0)
+
+    def _drop_repeated_results(self):
+        """Keep one play per result (only when a single move bore off the last checker)."""
+        keys = []
+        kept = []
+        for code in self.plays:
+            key = self.result(code).key()
+            if key not in keys:
+                keys.append(key)
+                kept.append(code)
+        self.plays = kept
+
+    # -- doubles ----------------------------------------------------------------
+    def _generate_double(self):
+        d = self.high
+        me = self.position.me
+        o = self.position.opp
+        m = bytearray(me)
+        self._m = m
+        blot = bytearray(26)
         for t in range(1, 25):
-            if st[_HITS + ((t - 1) >> 3)] >> ((t - 1) & 7) & 1:
-                opp[25 - t] = 0
-                opp[BAR] += 1
-        return bytes(st[0:26]) + bytes(opp)
+            if o[25 - t] == 1:
+                blot[t] = 1
+        self._blot = blot
+        # candidate sources, high to low: points a checker may leave with d
+        # (landing open) that hold a checker or can receive one this turn
+        cand = bytearray(25)
+        n = 0
+        reach = 0
+        outside = 0
+        for s in range(BAR, 0, -1):
+            if s > 6:
+                outside += m[s]
+            if not (m[s] or reach >> s & 1):
+                continue
+            t = s - d
+            if t >= 1:
+                if o[25 - t] < 2:
+                    cand[n] = s
+                    n += 1
+                    reach |= 1 << t
+            elif not (self.jail and blot[s] and s <= 6):  # J2: never off from a point hit on
+                cand[n] = s
+                n += 1
+        self._cand = cand
+        self._n = n
+        # mark and debt states per depth (preallocated, reused)
+        self._mk = [[0] * 8 for _ in range(5)]
+        self._db = [[0] * 8 for _ in range(5)]
+        self._ns = bytearray(5)
+        self._ns[0] = 1
+        self._best = 0
+        self._explore(0, 0, _HIGH_FIRST, outside)
+        del self._m, self._mk, self._db, self._ns
+        if self._best <= 0 or not self.plays:
+            self.plays = [0]
+            self._best = 0
+        self.dice_used = self._best
 
-    # -- generation -----------------------------------------------------------
-    def _search(self, keep_graph):
-        """Breadth-first over states, keeping for each a play code that reaches
-        it. Returns ``(best, finals, graph)``: the most dice a complete play
-        uses, ``{board (+ first die for one-die plays): code}`` of the complete
-        plays using that many, and if asked the move graph
-        ``{state: [(s, t, d, next_state), ...]}``."""
-        level = {bytes(self._start_state()): 0}
-        finals = {}
-        best = -1
-        graph = {} if keep_graph else None
-        total = 4 if self.double else 2
-        depth = 0
-        while level:
-            nxt = {}
-            shift = 3 + 5 * depth
-            for key, code in level.items():
-                moves = self._successors(key)
-                if keep_graph:
-                    graph[key] = [(s, t, d, bytes(new)) for s, t, d, _, new in moves]
-                if not moves:
-                    used = total if key[0] == CHECKERS else depth
-                    if used < best:
-                        continue
-                    if used > best:
-                        best = used
-                        finals = {}
-                    board = self._board(key)
-                    if used == 1 and not self.double:
-                        board += b"\x01" if code >> 23 & 1 else b"\x00"
-                    if board not in finals:
-                        finals[board] = code
+    def _explore(self, i0, depth, code, outside):
+        """Moves ``depth + 1``.. from ``cand[i0:]`` (non-increasing sources)."""
+        m = self._m
+        cand = self._cand
+        d = self.high
+        blot = self._blot
+        mk = self._mk[depth]
+        db = self._db[depth]
+        ns = self._ns[depth]
+        nd = depth + 1
+        mk2 = self._mk[nd]
+        db2 = self._db[nd]
+        shift = 3 + 5 * depth
+        for i in range(i0, self._n):
+            s = cand[i]
+            if not m[s]:
+                continue
+            if m[BAR] and s != BAR:
+                break  # B1: nothing moves while a checker is on the bar
+            t = s - d
+            if t < 1:
+                if outside or (t < 0 and _occupied_above(m, s)):
                     continue
-                for s, _, d, _, new in moves:
-                    k = bytes(new)
-                    if k not in nxt:
-                        c = (code & ~7) | (depth + 1) | (s << shift)
-                        if depth == 0 and d == self.high:
-                            c |= 1 << 23
-                        nxt[k] = c
-            level = nxt
-            depth += 1
-        return best, finals, graph
+                t = 0
+            hit = t and blot[t] and not m[t]
+            k = 0
+            for j in range(ns):
+                k = self._children(mk[j], db[j], s, t, hit, mk2, db2, k)
+            if not k:
+                continue
+            self._ns[nd] = k
+            m[s] -= 1
+            m[t] += 1
+            c = code | (s << shift)
+            length = 4 if m[0] == CHECKERS else nd
+            if length >= self._best and self._legal(k, mk2, db2, c | nd):
+                if length > self._best:
+                    self._best = length
+                    del self.plays[:]
+                self.plays.append(c | nd)
+            if nd < 4 and m[0] < CHECKERS:
+                self._explore(i, nd, c, outside - 1 if s > 6 and 1 <= t <= 6 else outside)
+            m[t] -= 1
+            m[s] += 1
 
-    def _generate(self):
-        best, finals, _ = self._search(False)
-        self._one_die = 0
-        if not self.double and best == 1:
-            high = [b for b in finals if b[-1]]  # O2: the higher die if it can be played
-            chosen = high or list(finals)
-            self._one_die = self.high if high else self.low
-            boards = {}
-            for b in chosen:
-                boards[b[:-1]] = finals[b]
-        else:
-            boards = finals
-        self.dice_used = best
-        self.plays = list(boards.values()) or [0]
-        self._legal_boards = boards
+    def _children(self, marks, debts, s, t, hit, mk2, db2, k):
+        """Add the states after a move s -> t from state (marks, debts) to mk2/db2[k:]; new k."""
+        m = self._m
+        at = _marked_at(marks, s) if marks else 0
+        k1 = at & 7
+        k2 = at >> 3
+        plain = m[s] - k1 - k2
+        for kind in range(3):
+            if kind == 0:
+                if not plain:
+                    continue
+            elif kind == 1:
+                if not k1:
+                    continue
+            elif not k2:
+                continue
+            new_debts = _pay(debts, s) if debts & _SLOTS else debts
+            if kind and t and self.caucasian and m[t]:
+                new_debts = _owe(new_debts, t, m[t])  # C2 unless these leave first
+            if kind == 2 and not t and self.jail:
+                continue  # J1: the jailed hitter stays on the board
+            after = kind
+            if hit:
+                if t <= 6:
+                    if self.caucasian or self.jail:
+                        after = 2
+                elif self._wide and not kind:
+                    after = 1
+            new_marks = marks
+            if kind or after:
+                new_marks = _remark(marks, (s | _JAILED if kind == 2 else s) if kind else 0,
+                                    (t | _JAILED if after == 2 else t) if (after and t) else 0)
+            dup = False
+            for j in range(k):
+                if mk2[j] == new_marks and db2[j] == new_debts:
+                    dup = True
+                    break
+            if dup:
+                continue
+            if k < len(mk2):
+                mk2[k] = new_marks
+                db2[k] = new_debts
+            else:
+                mk2.append(new_marks)
+                db2.append(new_debts)
+            k += 1
+        return k
+
+    def _legal(self, k, mk2, db2, code):
+        """Is the play ``code`` legal, given the states its non-increasing order reaches?"""
+        maybe = False
+        for j in range(k):
+            debts = db2[j]
+            if not debts:
+                return True
+            if not debts & _SLOTS:
+                maybe = True
+        return maybe and self._exact(code)
+
+    def _exact(self, code):
+        """Try every order of the play's moves and every choice of movers (rare)."""
+        n = code & 7
+        srcs = bytearray(n)
+        for i in range(n):
+            srcs[i] = code >> (3 + 5 * i) & 31
+        return self._exact_from(bytearray(self.position.me), srcs, 0, 0, 0)
+
+    def _exact_from(self, m, srcs, used, marks, hits):
+        n = len(srcs)
+        if used == (1 << n) - 1:
+            return True
+        d = self.high
+        tried = 0
+        for i in range(n):
+            s = srcs[i]
+            if used >> i & 1 or tried >> s & 1:
+                continue
+            tried |= 1 << s
+            if not m[s] or (m[BAR] and s != BAR):
+                continue
+            t = s - d
+            if t < 1:
+                if _outside(m) or (t < 0 and _occupied_above(m, s)):
+                    continue
+                t = 0
+            hit = t and self._blot[t] and not hits >> t & 1
+            at = _marked_at(marks, s) if marks else 0
+            k1 = at & 7
+            k2 = at >> 3
+            for kind in range(3):
+                if (kind == 0 and m[s] - k1 - k2 <= 0) or (kind == 1 and not k1) or (kind == 2 and not k2):
+                    continue
+                if kind and t and self.caucasian and m[t]:
+                    continue  # C2
+                if kind == 2 and not t and self.jail:
+                    continue  # J1
+                after = kind
+                if hit:
+                    if t <= 6:
+                        if self.caucasian or self.jail:
+                            after = 2
+                    elif self._wide and not kind:
+                        after = 1
+                new_marks = marks
+                if kind or after:
+                    new_marks = _remark(marks, (s | _JAILED if kind == 2 else s) if kind else 0,
+                                        (t | _JAILED if after == 2 else t) if (after and t) else 0)
+                m[s] -= 1
+                m[t] += 1
+                ok = self._exact_from(m, srcs, used | 1 << i, new_marks, hits | (1 << t if hit else 0))
+                m[t] -= 1
+                m[s] += 1
+                if ok:
+                    return True
+        return False
+
+    # -- the board's view: positions part-way through the turn ------------------
+    def _made(self, position):
+        """For a double: the code of the moves that lead from the start to
+        ``position`` (sources high to low), or -1 if no set of moves does."""
+        d = self.high
+        p0 = self.position.me
+        pm = position.me
+        counts = bytearray(BAR + d + 1)
+        total = 0
+        code = _HIGH_FIRST
+        pos = self.position.copy()
+        for p in range(BAR, 0, -1):
+            c = counts[p + d] - pm[p] + p0[p]
+            if c < 0 or c > 4:
+                return -1
+            counts[p] = c
+            for _ in range(c):
+                if total == 4:
+                    return -1
+                code |= p << (3 + 5 * total)
+                total += 1
+                apply_move(pos, p, p - d if p > d else 0)
+        if pos.me != pm or pos.opp != position.opp:
+            return -1
+        return code | total
 
     def is_complete(self, position):
         """True when ``position`` is the result of a legal play of this turn."""
-        return bytes(position.me) + bytes(position.opp) in self._legal_boards
+        return self.result_for(position) is not None
 
-    # -- guidance during the turn ---------------------------------------------
+    def result_for(self, position):
+        """The play code whose result is ``position``, or None."""
+        if not self.dice_used:
+            return 0 if position == self.position else None
+        if not self.double:
+            return PlayList.result_for(self, position)
+        code = self._made(position)
+        return code if code > 0 and code in self.plays else None
+
     def steps(self, position):
         """Single moves ``[(from, to, die), ...]`` still to make at ``position``,
         reached part-way through this turn; None when ``position`` is not on
@@ -305,52 +550,75 @@ class Turn(PlayList):
         some of the single moves of one legal way to play (legal with the
         marks of C1-C5 and J1-J2), made in any order the checkers allow.
         """
-        if self._graph is None:
-            self._graph = self._index()
-        key = bytes(position.me) + bytes(position.opp)
-        found = self._graph.get(key)
+        if self.double:
+            return self._double_steps(position)
+        if self._ways is None:
+            self._ways = self._mixed_index()
+        found = self._ways.get(position.key())
         if found:
             return list(found)
-        return [] if key in self._legal_boards else None
+        return [] if self.is_complete(position) else None
 
-    def _index(self):
-        """``{board: [moves]}`` over every order of every legal way to play."""
-        _, _, graph = self._search(True)
-        good = set()
-        for key, moves in graph.items():
-            if not moves and self._board(key) in self._legal_boards and self._finished_right(key):
-                good.add(key)
-        changed = True
-        while changed:  # a state is good when one of its moves leads to a good one
-            changed = False
-            for key, moves in graph.items():
-                if key in good:
-                    continue
-                for _, _, _, nxt in moves:
-                    if nxt in good:
-                        good.add(key)
-                        changed = True
-                        break
-        memo = {}
+    def _double_steps(self, position):
+        """A double's plays are multisets of sources: the next steps at
+        ``position`` are the sources some legal play has beyond the ones made."""
+        if self.result_for(position) is not None:
+            return []
+        made = self._made(position)
+        if made < 0:
+            return None
+        n = made & 7
+        d = self.high
+        pm = position.me
+        out = []
+        for code in self.plays:
+            w = code & 7
+            if w <= n:
+                continue
+            i = 0
+            j = 0
+            extra = 0  # sources of the play beyond the moves made (bit per point)
+            while i < w:
+                ws = code >> (3 + 5 * i) & 31
+                ms = made >> (3 + 5 * j) & 31 if j < n else 0
+                if j < n and ws == ms:
+                    j += 1
+                elif ws > ms:
+                    extra |= 1 << ws
+                else:
+                    break
+                i += 1
+            if j < n:
+                continue
+            for s in range(BAR, 0, -1):
+                if extra >> s & 1 and pm[s]:
+                    step = (s, s - d if s > d else 0, d)
+                    if step not in out:
+                        out.append(step)
+        return out if out else None
 
-        def ways_from(key):
-            # the move multisets (sorted tuples) of the legal ways on from ``key``
-            if key in memo:
-                return memo[key]
-            out = set()
-            for s, t, d, nxt in graph[key]:
-                if nxt in good:
-                    for rest in ways_from(nxt):
-                        out.add(tuple(sorted(((s, t, d),) + rest)))
-            if not out:
-                out.add(())
-            memo[key] = out
-            return out
-
+    def _mixed_index(self):
+        """``{position key: [moves]}`` over every order of every legal way to
+        play a non-double (few: at most two moves each)."""
+        ways = []
+        if self.dice_used == 2:
+            seen = self._seen
+            hi = self.high
+            lo = self.low
+            for a in range(1, 26):
+                for b in range(1, 26):
+                    if seen[a * 26 + b]:
+                        ways.append([(a, a - hi if a > hi else 0, hi), (b, b - lo if b > lo else 0, lo)])
+            for code in self.plays:
+                if code & 7 == 1:  # bore off the last checker
+                    ways.append(self.moves(code))
+        elif self.dice_used == 1:
+            for code in self.plays:
+                ways.append(self.moves(code))
         table = {}
         start = self.position
-        for way in ways_from(bytes(self._start_state())):
-            for order in orders(list(way)):
+        for way in ways:
+            for order in orders(way):
                 pos = start.copy()
                 for s, t, d in order:
                     if not pos.me[s]:
@@ -364,13 +632,10 @@ class Turn(PlayList):
                     apply_move(pos, s, t)
         return table
 
-    def _finished_right(self, key):
-        """A complete state whose play uses the dice the obligations demand."""
-        total = 4 if self.double else 2
-        left = key[_HIGH] + key[_LOW]
-        used = total if key[0] == CHECKERS else total - left
-        if used != self.dice_used:
-            return False
-        if not self.double and used == 1 and key[0] != CHECKERS:
-            return (self.high if key[_HIGH] == 0 else self.low) == self._one_die
-        return True
+
+def _outside(m):
+    """True if the mover has a checker outside the home board (or on the bar)."""
+    for p in range(7, BAR + 1):
+        if m[p]:
+            return True
+    return False
