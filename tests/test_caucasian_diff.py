@@ -134,3 +134,106 @@ def test_steps_follow_every_order_of_the_legal_ways():
                 wrong.me[s] -= 1
                 wrong.me[s + 1] += 1
                 assert turn.steps(wrong) is None
+
+
+# -- against the first (breadth-first, whole-board state) generator -----------
+# tests/caucasian_reference.py searched every order of single moves with
+# checker identity; the firmware's generator searches move multisets in one
+# order and checks the rare reordered plays exactly. These crowded positions
+# with blots among the mover's checkers and small doubles exercise the marks,
+# the debts (a marked checker landing where checkers still have to leave) and
+# the exact check.
+
+def crowded_double(rng):
+    """``(position, double)``: the mover's checkers spread over few points, opponent blots among them."""
+    while True:
+        me = bytearray(26)
+        opp = bytearray(26)
+        top = rng.choice([9, 12, 15, 20, 25])
+        for _ in range(rng.randint(4, 15)):
+            me[rng.randint(1, top)] += 1
+        for _ in range(rng.randint(1, 5)):
+            t = rng.randint(1, min(24, top))
+            if not me[t]:
+                opp[25 - t] = 1
+        if rng.random() < 0.15:
+            me[25] = rng.randint(1, 2)
+        if sum(me[1:]) > 15 or sum(opp[1:]) > 15:
+            continue
+        me[0] = 15 - sum(me[1:])
+        opp[0] = 15 - sum(opp[1:])
+        pos = Position(me, opp)
+        try:
+            pos.validate()
+        except ValueError:
+            continue
+        d = rng.randint(1, 6)
+        return pos, (d, d)
+
+
+def _against_reference(pos, dice, opts, with_steps):
+    import caucasian_reference as reference
+
+    fast = caucasian.Turn(pos, dice, **opts)
+    slow = reference.Turn(pos, dice, **opts)
+    got = [r.key() for r in fast.results()]
+    if len(set(got)) != len(got):
+        return "duplicate results"
+    if set(got) != set(r.key() for r in slow.results()):
+        return "results differ"
+    if fast.dice_used != slow.dice_used:
+        return "dice used %d, reference %d" % (fast.dice_used, slow.dice_used)
+    if with_steps:
+        slow.steps(pos)
+        for key, steps in slow._graph.items():  # every position on the way to a legal play
+            at = Position(bytearray(key[:26]), bytearray(key[26:]))
+            if set(fast.steps(at) or ()) != set(steps):
+                return "steps at %s: %s, reference %s" % (at.describe(), fast.steps(at), steps)
+        for code in slow.plays:
+            done = slow.result(code)
+            if not fast.is_complete(done) or fast.result(fast.result_for(done)) != done:
+                return "result %s not complete" % done.describe()
+            if set(fast.steps(done)) != set(slow.steps(done)):
+                return "steps at the result %s" % done.describe()
+    return None
+
+
+def _run_reference(seed, count, steps_every):
+    rng = random.Random(seed)
+    calls = [0]
+    exact = caucasian.Turn._exact
+
+    def counted(self, code):
+        calls[0] += 1
+        return exact(self, code)
+
+    failures = []
+    caucasian.Turn._exact = counted
+    try:
+        for i in range(count):
+            if i % 2:
+                pos, dice = crowded_double(rng)
+            else:
+                pos = None
+                while pos is None:
+                    pos = random_position(rng)
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+            opts = rng.choice(OPTION_SETS)
+            error = _against_reference(pos, dice, opts, i % steps_every == 0)
+            if error:
+                failures.append("%s %s %s: %s" % (pos.position_id(), dice, opts, error))
+    finally:
+        caucasian.Turn._exact = exact
+    return failures, calls[0]
+
+
+def test_agrees_with_the_reference_generator_and_its_steps():
+    failures, exact_checks = _run_reference(seed=5, count=1200, steps_every=5)
+    assert not failures, "%d differ:\n%s" % (len(failures), "\n".join(failures[:8]))
+    assert exact_checks >= 50, exact_checks  # the reordered plays were really met
+
+
+@pytest.mark.soak
+def test_agrees_with_the_reference_generator_soak():
+    failures, _ = _run_reference(seed=17, count=30000, steps_every=4)
+    assert not failures, "%d differ:\n%s" % (len(failures), "\n".join(failures[:8]))

@@ -97,6 +97,15 @@ def _marked_at(marks, s):
     return n
 
 
+def _points(marks):
+    """Bit p set for each point p that holds a marked checker."""
+    bits = 0
+    while marks:
+        bits |= 1 << (marks & 31)
+        marks >>= 6
+    return bits
+
+
 def _remark(marks, old, new):
     """Replace the slot ``old`` by ``new`` (old 0: add; new 0: drop), keep the slots sorted."""
     a = marks & 63
@@ -300,9 +309,11 @@ class Turn(PlayList):
         o = self.position.opp
         m = bytearray(me)
         self._m = m
+        # blot[t]: a hit on t marks the hitter (C1, or J1 with jail); other
+        # blots change nothing for these rules and count as empty points
         blot = bytearray(26)
         for t in range(1, 25):
-            if o[25 - t] == 1:
+            if o[25 - t] == 1 and ((t <= 6 and (self.caucasian or self.jail)) or self._wide):
                 blot[t] = 1
         self._blot = blot
         # candidate sources, high to low: points a checker may leave with d
@@ -353,6 +364,12 @@ class Turn(PlayList):
         mk2 = self._mk[nd]
         db2 = self._db[nd]
         shift = 3 + 5 * depth
+        single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
+        marks = mk[0]
+        at_points = _points(marks)
+        if single and nd == 4:
+            self._last_moves(i0, code | 4, shift, outside, marks)
+            return
         for i in range(i0, self._n):
             s = cand[i]
             if not m[s]:
@@ -364,18 +381,23 @@ class Turn(PlayList):
                 if outside or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
-            hit = t and blot[t] and not m[t]
-            k = 0
-            for j in range(ns):
-                k = self._children(mk[j], db[j], s, t, hit, mk2, db2, k)
-            if not k:
-                continue
+            hit = blot[t] and not m[t]
+            if single and not hit and not at_points >> s & 1:
+                mk2[0] = marks  # a plain checker moves, no hit: the usual case
+                db2[0] = 0
+                k = 1
+            else:
+                k = 0
+                for j in range(ns):
+                    k = self._children(mk[j], db[j], s, t, hit, mk2, db2, k)
+                if not k:
+                    continue
             self._ns[nd] = k
             m[s] -= 1
             m[t] += 1
             c = code | (s << shift)
             length = 4 if m[0] == CHECKERS else nd
-            if length >= self._best and self._legal(k, mk2, db2, c | nd):
+            if length >= self._best and (not db2[0] or self._legal(k, mk2, db2, c | nd)):
                 if length > self._best:
                     self._best = length
                     del self.plays[:]
@@ -384,6 +406,39 @@ class Turn(PlayList):
                 self._explore(i, nd, c, outside - 1 if s > 6 and 1 <= t <= 6 else outside)
             m[t] -= 1
             m[s] += 1
+
+    def _last_moves(self, i0, code, shift, outside, marks):
+        """Record every legal last move (the fourth) from ``cand[i0:]`` for one
+        debt-free mark state: a move no rule restricts, or a marked checker's
+        that neither hides (C2) nor bears a jailed hitter off (J1)."""
+        m = self._m
+        cand = self._cand
+        d = self.high
+        plays = self.plays
+        at_points = _points(marks)
+        for i in range(i0, self._n):
+            s = cand[i]
+            if not m[s]:
+                continue
+            if m[BAR] and s != BAR:
+                break
+            t = s - d
+            if t < 1:
+                if outside or (t < 0 and _occupied_above(m, s)):
+                    continue
+                t = 0
+            if at_points >> s & 1:
+                at = _marked_at(marks, s)
+                if at and m[s] <= (at & 7) + (at >> 3):  # only marked checkers here
+                    if t:
+                        if self.caucasian and m[t]:
+                            continue
+                    elif self.jail and not at & 7:
+                        continue
+            if self._best < 4:
+                self._best = 4
+                del plays[:]
+            plays.append(code | (s << shift))
 
     def _children(self, marks, debts, s, t, hit, mk2, db2, k):
         """Add the states after a move s -> t from state (marks, debts) to mk2/db2[k:]; new k."""
@@ -409,19 +464,24 @@ class Turn(PlayList):
             after = kind
             if hit:
                 if t <= 6:
-                    if self.caucasian or self.jail:
-                        after = 2
-                elif self._wide and not kind:
+                    after = 2
+                elif not kind:
                     after = 1
             new_marks = marks
             if kind or after:
                 new_marks = _remark(marks, (s | _JAILED if kind == 2 else s) if kind else 0,
                                     (t | _JAILED if after == 2 else t) if (after and t) else 0)
+            # the same marks owing nothing dominate the same marks owing something
             dup = False
             for j in range(k):
-                if mk2[j] == new_marks and db2[j] == new_debts:
-                    dup = True
-                    break
+                if mk2[j] == new_marks:
+                    if not db2[j] or db2[j] == new_debts:
+                        dup = True
+                        break
+                    if not new_debts:
+                        db2[j] = 0
+                        dup = True
+                        break
             if dup:
                 continue
             if k < len(mk2):
@@ -470,7 +530,7 @@ class Turn(PlayList):
                 if _outside(m) or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
-            hit = t and self._blot[t] and not hits >> t & 1
+            hit = self._blot[t] and not hits >> t & 1
             at = _marked_at(marks, s) if marks else 0
             k1 = at & 7
             k2 = at >> 3
@@ -484,9 +544,8 @@ class Turn(PlayList):
                 after = kind
                 if hit:
                     if t <= 6:
-                        if self.caucasian or self.jail:
-                            after = 2
-                    elif self._wide and not kind:
+                        after = 2
+                    elif not kind:
                         after = 1
                 new_marks = marks
                 if kind or after:

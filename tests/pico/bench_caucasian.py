@@ -1,22 +1,61 @@
-"""Caucasian / jail move generation timings and heap, per position and roll.
+"""Caucasian / jail move generation timings and heap: one line per case,
+then ``worst_us=N median_us=M``.
 
 Runs unchanged on a real Pico (firmware deployed at the filesystem root):
 
     mpremote run tests/pico/bench_caucasian.py
 
-and under the WebAssembly MicroPython for `make bench` (tests/bench/bench_caucasian.py
-multiplies by 20 for the Pico estimate). Each sample is one ``caucasian.Turn``
-(the generator ``variants.make_turn`` picks when an opponent blot can be hit in
-scope). Positions: the ten costliest of a few hundred random hit situations and
-ten ordinary ones, each with its own roll and options. Prints
-``samples median_us worst_us worst_case heap_bytes``.
+and under the WebAssembly MicroPython for `make bench`
+(tests/bench/bench_caucasian.py runs it with a corpus file as its argument and
+multiplies by 20 for the Pico estimate). Each case is one ``caucasian.Turn``
+(the generator ``variants.make_turn`` picks when an opponent blot can be hit
+in scope before the last die): a Position ID, a roll and the options. The
+embedded cases are the ten costliest of a few hundred random hit situations
+(for the old generator) and ten ordinary ones. A case's time is the best of
+REPEATS batches, each generating again and again for at least BATCH_US after
+a collection, divided by the count, after one untimed pass over all cases;
+the clock is ``time.ticks_us`` on the Pico and the node process's CPU time
+under node (as tests/pico/bench_rules.py). ``heap`` is what one generation
+allocates (``gc.mem_alloc()`` delta with the collector disabled). Budgets
+(the backgammon generator's, on the Pico): worst 150 ms, median 10 ms, 24 KB.
+
+Output::
+
+    case 0 AAAEtEmTAAAAAA 1-1 board plays=155 us=... heap=...
+    clock=ticks_us cases=20 worst_heap=...
+    worst_us=N median_us=M
 """
 
 import gc
+import sys
 import time
 
 from pipcore import caucasian
 from pipcore.position import decode_position_id
+
+REPEATS = 2
+BATCH_US = 2000
+
+try:  # node: CPU microseconds of this process (immune to other jobs on the host)
+    import js
+
+    _cpu_usage = js.process.cpuUsage
+
+    def now_us():
+        u = _cpu_usage()
+        return int(u.user + u.system)
+
+    def since_us(t0):
+        return now_us() - t0
+
+    CLOCK = "node-cpu"
+except (ImportError, AttributeError):  # the Pico (and any port without js)
+    now_us = time.ticks_us
+
+    def since_us(t0):
+        return time.ticks_diff(time.ticks_us(), t0)
+
+    CLOCK = "ticks_us"
 
 # (Position ID, dice, caucasian, scope, jail)
 CASES = [
@@ -43,42 +82,58 @@ CASES = [
 ]
 
 
-def timed(pos, dice, opts):
-    best = None
-    for _ in range(2):
+def load(path):
+    """Cases from a file of ``ID d1 d2 caucasian scope jail`` lines (0/1 for the flags)."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 6:
+                out.append((parts[0], (int(parts[1]), int(parts[2])), parts[3] == "1", parts[4], parts[5] == "1"))
+    return out
+
+
+def measure(pos, dice, opts):
+    """(best time in us, heap bytes, plays) of one generation."""
+    best = -1
+    for _ in range(REPEATS):
         gc.collect()
-        n = 0
-        t0 = time.ticks_ms()
-        while True:
+        count = 0
+        t0 = now_us()
+        elapsed = 0
+        while elapsed < BATCH_US:
             caucasian.Turn(pos, dice, **opts)
-            n += 1
-            elapsed = time.ticks_diff(time.ticks_ms(), t0)
-            if elapsed >= 20:
-                break
-        us = elapsed * 1000 // n
-        best = us if best is None or us < best else best
+            count += 1
+            elapsed = since_us(t0)
+        us = elapsed // count
+        if best < 0 or us < best:
+            best = us
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
-    caucasian.Turn(pos, dice, **opts)
+    turn = caucasian.Turn(pos, dice, **opts)
     heap = gc.mem_alloc() - before
     gc.enable()
-    return best, heap
+    return best, heap, len(turn.plays)
 
 
-def main():
+def main(cases):
+    for pid, dice, cauc, scope, jail in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
+        caucasian.Turn(decode_position_id(pid), dice, caucasian=cauc, scope=scope, jail=jail)
     times = []
-    worst = (0, "")
-    heap = 0
-    for pid, dice, cauc, scope, jail in CASES:
+    worst_heap = 0
+    for i in range(len(cases)):
+        pid, dice, cauc, scope, jail = cases[i]
         opts = {"caucasian": cauc, "scope": scope, "jail": jail}
-        us, h = timed(decode_position_id(pid), dice, opts)
+        us, heap, plays = measure(decode_position_id(pid), dice, opts)
         times.append(us)
-        if us > worst[0]:
-            worst = (us, "%s_%d-%d" % (pid, dice[0], dice[1]))
-        heap = max(heap, h)
+        worst_heap = max(worst_heap, heap)
+        print("case %d %s %d-%d %s%s%s plays=%d us=%d heap=%d"
+              % (i, pid, dice[0], dice[1], "caucasian-" if cauc else "", scope if cauc else "", "+jail" if jail else "",
+                 plays, us, heap))
     times.sort()
-    print("%d %d %d %s %d" % (len(times), times[len(times) // 2], worst[0], worst[1], heap))
+    print("clock=%s cases=%d worst_heap=%d" % (CLOCK, len(times), worst_heap))
+    print("worst_us=%d median_us=%d" % (times[-1], times[len(times) // 2]))
 
 
-main()
+main(load(sys.argv[1]) if len(sys.argv) > 1 else CASES)
