@@ -40,19 +40,21 @@ moves and *some* choice of which checker makes each move obeys the rules):
   that bears off the last checker counting as all four.
 
 Measured by ``make bench`` (tests/bench/bench_caucasian.py, WASM
-MicroPython CPU time x 20 = Pico estimate): median 2.6 ms over 770 turns met
-in self-play, worst 122 ms (1-1, 860 plays, scope board, the slowest of a
-seeded search), at most 10.3 KB of heap per generation. The first generator
+MicroPython CPU time x 20 = Pico estimate): median 2.5 ms over 770 turns met
+in self-play, worst 130 ms (1-1, 920 plays, scope board, from a seeded
+search), at most 10.3 KB of heap per generation; ``steps`` 30 ms at most for
+a turn's first call, 16 ms for a later one. The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
-the plays (about 0.2 ms WASM, then kept); later ones scan them (up to ~1.5 ms
-WASM in a 750-play double).
+the plays (the first call also notes, per play, the points it moves from);
+later calls scan those bits. Non-doubles list their legal ways (pairs of
+moves) and results on the first call.
 """
 
 from pipcore.compat import const
 from pipcore.options import ConfigError
-from pipcore.playcodes import PlayList, orders
+from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import _may_move, _occupied_above, _repeats, apply_move, check_dice
 
@@ -183,8 +185,10 @@ class Turn(PlayList):
         self._wide = self.caucasian and scope == "board"
         self.dice_used = 0
         self.plays = []
-        self._ways = None  # non-doubles: {position key: steps}, built by the first steps()
+        self._ways = None  # non-doubles: the legal ways to play, listed by the first steps()
         self._first = None  # doubles: the steps at the start, once asked
+        self._results = None  # non-doubles: {result key: play code}, once asked
+        self._points = None  # doubles: per play, a bit for each point it moves from; built by the first steps()
         self._seen = None
         if self.double:
             self._generate_double()
@@ -601,7 +605,11 @@ class Turn(PlayList):
         if not self.dice_used:
             return 0 if position == self.position else None
         if not self.double:
-            return PlayList.result_for(self, position)
+            if self._results is None:  # a non-double has few plays: {result key: code}, once asked
+                self._results = {}
+                for code in self.plays:
+                    self._results[self.result(code).key()] = code
+            return self._results.get(position.key())
         code = self._made(position)
         return code if code > 0 and code in self.plays else None
 
@@ -617,11 +625,9 @@ class Turn(PlayList):
         """
         if self.double:
             return self._double_steps(position)
-        if self._ways is None:
-            self._ways = self._mixed_index()
-        found = self._ways.get(position.key())
-        if found:
-            return list(found)
+        out = self._mixed_steps(position)
+        if out:
+            return out
         return [] if self.is_complete(position) else None
 
     def _double_steps(self, position):
@@ -629,6 +635,11 @@ class Turn(PlayList):
         ``position`` are the sources some legal play has beyond the ones made
         (one pass over the plays, stopping once every checker that could
         move is offered)."""
+        plays = self.plays
+        if self._points is None:
+            # per play, the points it moves from (fields past its length read 0: bit 0, never offered)
+            self._points = [(1 << (code >> 3 & 31)) | (1 << (code >> 8 & 31)) | (1 << (code >> 13 & 31))
+                            | (1 << (code >> 18 & 31)) for code in plays]
         if self.result_for(position) is not None:
             return []
         made = self._made(position)
@@ -644,8 +655,17 @@ class Turn(PlayList):
         for i in range(self._n):
             if pm[cand[i]]:
                 movable |= 1 << cand[i]
+        made_points = 0
+        for j in range(n):
+            made_points |= 1 << (made >> (3 + 5 * j) & 31)
+        all_points = self._points
         offered = 0
-        for code in self.plays:
+        for k in range(len(plays)):
+            points = all_points[k]
+            # quick rejects: a point made but not in the play, or nothing new to offer
+            if made_points & ~points or not points & movable & ~offered:
+                continue
+            code = plays[k]
             w = code & 7
             if w <= n:
                 continue
@@ -674,9 +694,9 @@ class Turn(PlayList):
             self._first = out  # the start is asked most (every first lift)
         return list(out) if out else None
 
-    def _mixed_index(self):
-        """``{position key: [moves]}`` over every order of every legal way to
-        play a non-double (few: at most two moves each)."""
+    def _mixed_ways(self):
+        """The legal ways to play a non-double as ``[(move, move), ...]`` (the
+        second None for one-move ways); several ways may give one result."""
         ways = []
         if self.dice_used == 2:
             seen = self._seen
@@ -685,29 +705,42 @@ class Turn(PlayList):
             for a in range(1, 26):
                 for b in range(1, 26):
                     if seen[a * 26 + b]:
-                        ways.append([(a, a - hi if a > hi else 0, hi), (b, b - lo if b > lo else 0, lo)])
+                        ways.append(((a, a - hi if a > hi else 0, hi), (b, b - lo if b > lo else 0, lo)))
             for code in self.plays:
                 if code & 7 == 1:  # bore off the last checker
-                    ways.append(self.moves(code))
+                    ways.append((self.moves(code)[0], None))
         elif self.dice_used == 1:
             for code in self.plays:
-                ways.append(self.moves(code))
-        table = {}
+                ways.append((self.moves(code)[0], None))
+        return ways
+
+    def _mixed_steps(self, position):
+        """Non-doubles: at the start, every move of a legal way that a checker
+        can make; one move in, the other move of each way with that move."""
+        if self._ways is None:  # per-turn set-up on the first call (made while the dice roll)
+            self._ways = self._mixed_ways()
+            self.result_for(self.position)  # and the table of results
         start = self.position
-        for way in ways:
-            for order in orders(way):
-                pos = start.copy()
-                for s, t, d in order:
-                    if not pos.me[s]:
-                        break  # that checker is not there yet
-                    key = pos.key()
-                    entry = table.get(key)
-                    if entry is None:
-                        table[key] = [(s, t, d)]
-                    elif (s, t, d) not in entry:
-                        entry.append((s, t, d))
-                    apply_move(pos, s, t)
-        return table
+        pm = position.me
+        out = []
+        if position == start:
+            for m1, m2 in self._ways:
+                for step in (m1, m2):
+                    if step is not None and pm[step[0]] and step not in out:
+                        out.append(step)
+            return out
+        made = _one_move(start, position)
+        if made < 0:
+            return out
+        s = made >> 5
+        t = made & 31
+        for m1, m2 in self._ways:
+            if m2 is None:
+                continue
+            for one, other in ((m1, m2), (m2, m1)):
+                if one[0] == s and one[1] == t and pm[other[0]] and other not in out:
+                    out.append(other)
+        return out
 
 
 def _outside(m):
@@ -716,3 +749,36 @@ def _outside(m):
         if m[p]:
             return True
     return False
+
+
+def _one_move(start, position):
+    """``from * 32 + to`` if ``position`` is ``start`` with one of the mover's
+    checkers moved (hitting a blot where it lands), else -1."""
+    s = -1
+    t = -1
+    p0 = start.me
+    pm = position.me
+    for p in range(BAR + 1):
+        diff = pm[p] - p0[p]
+        if not diff:
+            continue
+        if diff == -1 and s < 0 and p:
+            s = p
+        elif diff == 1 and t < 0 and p < BAR:
+            t = p
+        else:
+            return -1
+    if s < 0 or t < 0 or (t and t >= s):
+        return -1
+    o0 = start.opp
+    om = position.opp
+    hit = t and o0[25 - t] == 1
+    for q in range(BAR + 1):
+        want = o0[q]
+        if hit and q == 25 - t:
+            want = 0
+        elif hit and q == BAR:
+            want += 1
+        if om[q] != want:
+            return -1
+    return s * 32 + t

@@ -16,12 +16,15 @@ REPEATS batches, each generating again and again for at least BATCH_US after
 a collection, divided by the count, after one untimed pass over all cases;
 the clock is ``time.ticks_us`` on the Pico and the node process's CPU time
 under node (as tests/pico/bench_rules.py). ``heap`` is what one generation
-allocates (``gc.mem_alloc()`` delta with the collector disabled). Budgets
-(the backgammon generator's, on the Pico): worst 150 ms, median 10 ms, 24 KB.
+allocates (``gc.mem_alloc()`` delta with the collector disabled). Then
+``Turn.steps`` (what the board asks as checkers move): its first call at the
+start (per-turn set-up, made while the dice roll) and the slowest single call
+after one or two moves. Budgets (the backgammon generator's and steps', on the
+Pico): worst 150 ms, median 10 ms, 24 KB; steps 150 ms first, 20 ms later.
 
 Output::
 
-    case 0 AAAEtEmTAAAAAA 1-1 board plays=155 us=... heap=...
+    case 0 AAAEtEmTAAAAAA 1-1 caucasian-board plays=155 us=... heap=... steps_first_us=... steps_us=...
     clock=ticks_us cases=20 worst_heap=...
     worst_us=N median_us=M
 """
@@ -32,6 +35,7 @@ import time
 
 from pipcore import caucasian
 from pipcore.position import decode_position_id
+from pipcore.rules import apply_move
 
 REPEATS = 2
 BATCH_US = 2000
@@ -93,6 +97,18 @@ def load(path):
     return out
 
 
+def _steps_us(turn, position):
+    best = -1
+    for _ in range(3):
+        gc.collect()
+        t0 = now_us()
+        turn.steps(position)
+        us = since_us(t0)
+        if best < 0 or us < best:
+            best = us
+    return best
+
+
 def measure(pos, dice, opts):
     """(best time in us, heap bytes, plays) of one generation."""
     best = -1
@@ -114,7 +130,30 @@ def measure(pos, dice, opts):
     turn = caucasian.Turn(pos, dice, **opts)
     heap = gc.mem_alloc() - before
     gc.enable()
-    return best, heap, len(turn.plays)
+    # the board's questions: steps at the start (first call: per-turn set-up),
+    # then after each first move and one more; each the best of three tries
+    # after a collection (one call is short: a collection or the engine's
+    # tiering inside it would be timed with it)
+    first = -1
+    for _ in range(3):
+        fresh = caucasian.Turn(pos, dice, **opts)
+        gc.collect()
+        t0 = now_us()
+        fresh.steps(pos)
+        us = since_us(t0)
+        if first < 0 or us < first:
+            first = us
+    later = 0
+    for s, t, _ in turn.steps(pos) or ():
+        p1 = pos.copy()
+        apply_move(p1, s, t)
+        later = max(later, _steps_us(turn, p1))
+        nxt = turn.steps(p1)
+        if nxt:
+            s, t, _ = nxt[-1]
+            apply_move(p1, s, t)
+            later = max(later, _steps_us(turn, p1))
+    return best, heap, len(turn.plays), first, later
 
 
 def main(cases):
@@ -125,12 +164,12 @@ def main(cases):
     for i in range(len(cases)):
         pid, dice, cauc, scope, jail = cases[i]
         opts = {"caucasian": cauc, "scope": scope, "jail": jail}
-        us, heap, plays = measure(decode_position_id(pid), dice, opts)
+        us, heap, plays, first, later = measure(decode_position_id(pid), dice, opts)
         times.append(us)
         worst_heap = max(worst_heap, heap)
-        print("case %d %s %d-%d %s%s%s plays=%d us=%d heap=%d"
+        print("case %d %s %d-%d %s%s%s plays=%d us=%d heap=%d steps_first_us=%d steps_us=%d"
               % (i, pid, dice[0], dice[1], "caucasian-" if cauc else "", scope if cauc else "", "+jail" if jail else "",
-                 plays, us, heap))
+                 plays, us, heap, first, later))
     times.sort()
     print("clock=%s cases=%d worst_heap=%d" % (CLOCK, len(times), worst_heap))
     print("worst_us=%d median_us=%d" % (times[-1], times[len(times) // 2]))
