@@ -413,7 +413,11 @@ class Turn(PlayList):
                     del self.plays[:]
                 self.plays.append(c | nd)
             if nd < 4 and m[0] < CHECKERS:
-                self._explore(i, nd, c, outside - 1 if s > 6 and 1 <= t <= 6 else outside)
+                out = outside - 1 if s > 6 and 1 <= t <= 6 else outside
+                if nd == 3 and k == 1 and not db2[0]:
+                    self._last_moves(i, c | 4, 18, out, mk2[0])  # the fourth move, one mark state
+                else:
+                    self._explore(i, nd, c, out)
             m[t] -= 1
             m[s] += 1
 
