@@ -40,10 +40,10 @@ moves and *some* choice of which checker makes each move obeys the rules):
   that bears off the last checker counting as all four.
 
 Measured by ``make bench`` (tests/bench/bench_caucasian.py, WASM
-MicroPython CPU time x 20 = Pico estimate): median 2.5 ms over 770 turns met
-in self-play, worst 130 ms (1-1, 920 plays, scope board, from a seeded
+MicroPython CPU time x 20 = Pico estimate): median 2.4 ms over 770 turns met
+in self-play, worst 110-130 ms (1-1, ~1000 plays, scope board, from a seeded
 search), at most 10.3 KB of heap per generation; ``steps`` 30 ms at most for
-a turn's first call, 16 ms for a later one. The first generator
+a turn's first call, 16-18 ms for a later one. The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
