@@ -73,7 +73,10 @@ def legal_plays(me, opp, dice, caucasian=True, scope="home", jail=False):
             board = [0] * 26
             for w in points:
                 board[w] += 1
-            n = len(roll) if board[0] == 15 else len(used)
+            # O1 counts the dice used: a one-die finish loses to a two-die play
+            # (6/3*/off over 6/off, as gnubg); a double that finishes counts as
+            # four, as in rules.Turn (it cannot change the set of results).
+            n = len(roll) if board[0] == 15 and len(roll) == 4 else len(used)
             plays.append((n, used[0] if used else 0, tuple(board), tuple(o)))
 
     explore(where, list(opp), set(), set(), set(), roll, [])

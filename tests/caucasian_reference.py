@@ -253,7 +253,7 @@ class Turn(PlayList):
                 if keep_graph:
                     graph[key] = [(s, t, d, bytes(new)) for s, t, d, _, new in moves]
                 if not moves:
-                    used = total if key[0] == CHECKERS else depth
+                    used = total if self.double and key[0] == CHECKERS else depth
                     if used < best:
                         continue
                     if used > best:
@@ -370,9 +370,9 @@ class Turn(PlayList):
         """A complete state whose play uses the dice the obligations demand."""
         total = 4 if self.double else 2
         left = key[_HIGH] + key[_LOW]
-        used = total if key[0] == CHECKERS else total - left
+        used = total if self.double and key[0] == CHECKERS else total - left
         if used != self.dice_used:
             return False
-        if not self.double and used == 1 and key[0] != CHECKERS:
+        if not self.double and used == 1:
             return (self.high if key[_HIGH] == 0 else self.low) == self._one_die
         return True

@@ -211,7 +211,6 @@ class Turn(PlayList):
         seen = bytearray(676)  # seen[a * 26 + b]: legal, high die from a, low die from b
         first_hi = 0
         first_lo = 0
-        all_off = 0  # one move bore off the last checker: a complete play
         for order in range(2):
             if order == 0:
                 d1 = hi
@@ -243,10 +242,10 @@ class Turn(PlayList):
                         t = 0
                         m[0] += 1
                         out1 = outside
-                    if m[0] == CHECKERS:
-                        plays.append(1 | (s << 3) | high_first)
-                        all_off += 1
-                    else:
+                    # Bearing off the last checker with one die is a one-die
+                    # play: O1 still prefers any play that uses both dice
+                    # (as gnubg and rules.Turn do), e.g. 6/3*/off over 6/off.
+                    if m[0] != CHECKERS:
                         bar2 = m[BAR]
                         s2 = BAR if bar2 else 24
                         while s2 >= 1:
@@ -283,8 +282,6 @@ class Turn(PlayList):
         self._seen = seen
         if plays:
             self.dice_used = 2
-            if all_off:
-                self._drop_repeated_results()
             return
         # one die only: the higher one if it can move at all (O2); nothing restricts a first move
         if first_hi:
@@ -300,17 +297,6 @@ class Turn(PlayList):
             self.dice_used = 1
         else:
             plays.append(0)
-
-    def _drop_repeated_results(self):
-        """Keep one play per result (only when a single move bore off the last checker)."""
-        keys = []
-        kept = []
-        for code in self.plays:
-            key = self.result(code).key()
-            if key not in keys:
-                keys.append(key)
-                kept.append(code)
-        self.plays = kept
 
     # -- doubles ----------------------------------------------------------------
     def _generate_double(self):

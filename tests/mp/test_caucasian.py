@@ -132,3 +132,15 @@ def test_make_turn_factory():
         pass
     else:
         raise AssertionError("Caucasian option accepted in long nardy")
+
+
+def test_last_checker_off_with_one_die_loses_to_a_two_die_play():
+    # O1 counts dice: 6/3*/off (both dice) beats 6/off (one die), as gnubg
+    # rules; the hit matters, since it can turn a gammon into a backgammon.
+    pos = P({6: 1, "off": 14}, {3: 1})
+    two_dice = want(pos, ["6/3*/off"])
+    assert keys(rules.Turn(pos, (6, 3))) == two_dice
+    assert keys(caucasian.Turn(pos, (6, 3), caucasian=True)) == two_dice
+    assert keys(make_turn(pos, (6, 3), options={"caucasian": True})) == two_dice
+    # with the jail clause the hitter may not bear off (J1): one die, the 6
+    assert keys(caucasian.Turn(pos, (6, 3), jail=True)) == want(pos, ["6/off"])
