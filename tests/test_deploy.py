@@ -72,6 +72,12 @@ def test_real_firmware_builds():
     assert "/pipcore/protocol.mpy" in files and "/pipdrivers/usb_serial.mpy" in files
 
 
+def test_freeze_manifest_stays_on_the_host():
+    files = deploy.source_files()
+    assert "manifest.py" not in files
+    assert "main.py" in files and "pipcore/rules.py" in files
+
+
 def test_no_board_is_a_clear_message_not_a_traceback():
     env = dict(os.environ)
     proc = subprocess.run([sys.executable, "-m", "pipboard.cli", "deploy", "--port", "/dev/pipboard-no-such-port"],

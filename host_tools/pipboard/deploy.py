@@ -32,6 +32,7 @@ BUILD_DIR = os.path.join(ROOT, "build", "firmware")
 MANIFEST = "/.pipboard_manifest.json"
 TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_in_test_mode
 KEEP_AS_SOURCE = ("main.py", "boot.py")
+HOST_ONLY = ("manifest.py",)  # the freeze manifest is read by the image build, not the board
 MIN_MICROPYTHON = (1, 22)
 
 
@@ -46,7 +47,7 @@ def source_files(firmware_dir=FIRMWARE_DIR):
     for folder, dirs, files in os.walk(firmware_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for name in files:
-            if name.endswith(".py") or name.endswith(".json"):
+            if (name.endswith(".py") or name.endswith(".json")) and not (folder == firmware_dir and name in HOST_ONLY):
                 rel = os.path.relpath(os.path.join(folder, name), firmware_dir)
                 found.append(rel.replace(os.sep, "/"))
     return sorted(found)
