@@ -12,10 +12,10 @@ from pipboard import export  # noqa: E402
 from pipboard.link import Link  # noqa: E402
 from pipboard.simboard import VirtualPlayer  # noqa: E402
 from pipboard.websim import server  # noqa: E402
-from pipcore.record import read_record  # noqa: E402
+from pipcore.record import read_record, replay  # noqa: E402
 
 
-def play_until_game_over(sim, seed):
+def play_until_game_over(sim, seed, double_rate=0.1):
     """Virtual players play one game (cube actions included) and stop at its end, record intact."""
     from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, SETUP, TURN_START
 
@@ -33,7 +33,7 @@ def play_until_game_over(sim, seed):
             elif ph == OPENING:
                 board.press("ROLL")
             elif ph == TURN_START:
-                board.press("DOUBLE" if ctl.can_double() and rng.random() < 0.1 else "ROLL")
+                board.press("DOUBLE" if ctl.can_double() and rng.random() < double_rate else "ROLL")
             elif ph == CUBE_OFFERED:
                 board.press("DROP" if rng.random() < 0.2 else "TAKE")
             elif ph in (MOVING, PICK):
@@ -57,7 +57,9 @@ def test_export_of_simulated_games_imports_into_gnubg(tmp_path):
                 data = link.record()
         finally:
             sim.close()
-        record = read_record(export.text_log_to_record(data.decode(), snap["options"]))
+        assert export.is_binary_record(data), data[:40]
+        assert snap["options"]["matchLength"] == read_record(data).options["matchLength"]
+        record = read_record(data)
         jobs.append({"path": path, "commands": commands_for(record.options)})
         expected.append(expected_from_record(record))
         with open(path) as f:
@@ -70,6 +72,57 @@ def test_export_of_simulated_games_imports_into_gnubg(tmp_path):
         assert len(got) == len(want) == 1
         assert got[0]["actions"] == want[0]["actions"]
         assert got[0]["winner"] == want[0]["winner"] and got[0]["points"] == want[0]["points"]
+
+
+def play_match(sim, seed):
+    """Virtual players play every game of the match until it is over; returns the controller."""
+    from pipcore.controller import GAME_OVER, MATCH_OVER
+
+    board = sim.sim.board
+    for _ in range(40):
+        play_until_game_over(sim, seed, double_rate=0.02)
+        seed += 100
+        with sim.sim.lock:
+            if board.ctl.phase == MATCH_OVER:
+                return board.ctl
+            assert board.ctl.phase == GAME_OVER
+            board.press("DONE")
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon is not installed (make setup installs it)")
+def test_export_of_a_whole_simulated_match_imports_into_gnubg(tmp_path):
+    """A 3-point match on the simulator: the export holds every game, and gnubg reads the same games and scores."""
+    sim = server.start(seed=11, http_port=0, protocol_port=0, options={"matchLength": 3})
+    try:
+        ctl = play_match(sim, 11)
+        games = list(ctl.games)
+        scores = list(ctl.scores)
+        path = str(tmp_path / "match.mat")
+        assert export.run("sim:" + sim.protocol_address, path, out=open(os.devnull, "w")) == 0
+        with Link.open("sim:" + sim.protocol_address) as link:
+            data = link.record()
+    finally:
+        sim.close()
+    assert len(games) >= 2, games  # a match, not one game (seed chosen so)
+    assert max(scores) >= 3
+    record = read_record(data)
+    assert not record.torn and record.options["matchLength"] == 3
+    ref = replay(record)
+    assert list(ref.match.score) == scores
+    want = expected_from_record(record)
+    assert len(want) == len(games)
+    with open(path) as f:
+        text = f.read()
+    assert " 3 point match" in text and "Game %d" % len(games) in text, text[:300]
+    dump = gnubg_read([{"path": path, "commands": commands_for(record.options)}], timeout=300)[0]
+    assert "error" not in dump, dump
+    got = gnubg_view(dump)
+    assert len(got) == len(games)
+    for g, w, (_, winner, points, _) in zip(got, want, games):
+        assert g["score"] == w["score"]
+        assert g["actions"] == w["actions"]
+        assert g["winner"] == w["winner"] == "XO"[winner] and g["points"] == w["points"] == points
 
 
 def test_export_without_a_record_is_a_clear_error():

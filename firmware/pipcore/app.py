@@ -172,9 +172,8 @@ class App:
         self._drawn = -1
 
     def record_bytes(self):
-        """The game record as text lines (UTF-8)."""
-        record = self.ctl.record
-        return ("\n".join(record) + "\n").encode() if record else b""
+        """The whole match as a ``pipcore.record`` record (text lines where the controller keeps none)."""
+        return self.ctl.record_bytes()
 
     def _save(self):
         ctl = self.ctl

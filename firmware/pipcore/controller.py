@@ -79,11 +79,46 @@ _OFFER = 1
 _BEAVER = 2
 _RACCOON = 3
 
+# cube action codes of the match record (pipcore.cube OFFER..RACCOON)
+_C_OFFER = 1
+_C_TAKE = 2
+_C_DROP = 3
+_C_BEAVER = 4
+_C_RACCOON = 5
+
 SNAPSHOT_VERSION = 1
+
+REC_MONEY_MAX = 4096  # money play: a game past this many record bytes starts a fresh record
 
 
 class ControllerError(ValueError):
     """An event the controller cannot take (bad shape or bad data)."""
+
+
+class _Sink:
+    """The match record's bytes: the ``RecordWriter`` stream, appended to in place (never copied)."""
+
+    def __init__(self, data=None):
+        self.data = data if data is not None else bytearray()
+
+    def write(self, b):
+        self.data.extend(b)
+
+
+def _b64(data):
+    try:
+        from binascii import b2a_base64
+    except ImportError:
+        from ubinascii import b2a_base64
+    return b2a_base64(data).decode().strip()
+
+
+def _unb64(text):
+    try:
+        from binascii import a2b_base64
+    except ImportError:
+        from ubinascii import a2b_base64
+    return bytearray(a2b_base64(text.encode()))  # MicroPython takes bytes only
 
 
 def make_turn(pos, dice, variant, options, first):
@@ -137,14 +172,52 @@ class Controller:
 
     # ------------------------------------------------------------------ state
     def _new_match(self):
+        self._rec_start()
         self.scores = [0, 0]
         self.crawford_used = False
         self.game_no = 0
         self.games = []
         self._new_game()
 
+    # the match record (pipcore.record): every game of the match, saved with the state
+    def _rec_start(self, data=None):
+        """A fresh match record (header written), or one resumed from ``data``; None where not kept."""
+        self.rec = None
+        self.rec_acts = 0  # actions recorded (0: nothing to export yet)
+        if self.variant != "backgammon":
+            return  # the record replays standard backgammon only: other variants keep the text log
+        try:
+            from pipcore.record import RecordWriter
+        except ImportError:
+            return
+        self.rec = RecordWriter(_Sink(data), self.variant)
+        if data is None:
+            self.rec.header(("white", "black"), self.options)
+
+    def _rec(self, method, *args):
+        rec = self.rec
+        if rec is not None:
+            getattr(rec, method)(*args)
+            self.rec_acts += 1
+
+    def _rec_stop(self):
+        """The match left what a record can say (a position or score set by the host): keep the text log only."""
+        self.rec = None
+        self.rec_acts = 0
+
+    def record_bytes(self):
+        """The match record (``pipcore.record`` bytes, the live buffer) or, where none is kept, this
+        game's text log (UTF-8 lines); empty before anything was played."""
+        if self.rec is not None:
+            return self.rec.stream.data if self.rec_acts else b""
+        return ("\n".join(self.record) + "\n").encode() if self.record else b""
+
     def _new_game(self):
         self.game_no += 1
+        if self.rec is not None:
+            if not self.options["matchLength"] and len(self.rec.stream.data) > REC_MONEY_MAX:
+                self._rec_start()  # a money session has no end: start a fresh record, never grow without bound
+            self.rec.new_game()
         self.crawford_game = False
         self.mover = 0
         self.pos = self._start_position()
@@ -799,6 +872,7 @@ class Controller:
         self.display = ("offer", self._next_value(self.cube))
         self.message = "player %d doubles: TAKE or DROP" % self.mover
         self.record.append("%s doubles => %d" % (_pname(self.mover), self._next_value(self.cube)))
+        self._rec("cube", self.mover, _C_OFFER)
         self.save_due = True
 
     def _cube_response(self, name):
@@ -808,40 +882,48 @@ class Controller:
         v = self.cube
         if stage == _OFFER:
             if name == "TAKE":
+                self._rec("cube", taker, _C_TAKE)
                 self.cube = self._next_value(v)
                 self.owner = taker
                 self._cube_settled("%s takes" % _pname(taker))
             elif name == "DROP":
                 self.record.append("%s drops" % _pname(taker))
+                self._rec("cube", taker, _C_DROP)
                 self._end_game(self.offerer, v, "drop")
             elif name == "BEAVER" and o["beavers"] and not o["matchLength"]:
                 self.offer_stage = _BEAVER
                 self.owner = taker
                 self.display = ("offer", 4 * v)
                 self.record.append("%s beavers => %d" % (_pname(taker), 4 * v))
+                self._rec("cube", taker, _C_BEAVER)
                 self.message = "beaver: player %d TAKE or DROP%s" % (self.offerer, " or RACCOON" if o["raccoons"] else "")
                 self.save_due = True
             else:
                 self.message = "TAKE or DROP"
         elif stage == _BEAVER:
             if name == "TAKE":
+                self._rec("cube", self.offerer, _C_TAKE)
                 self.cube = 4 * v
                 self._cube_settled("%s accepts the beaver" % _pname(self.offerer))
             elif name == "DROP":
                 self.record.append("%s refuses the beaver" % _pname(self.offerer))
+                self._rec("cube", self.offerer, _C_DROP)
                 self._end_game(taker, 2 * v, "drop")
             elif name == "RACCOON" and o["raccoons"]:
                 self.offer_stage = _RACCOON
                 self.display = ("offer", 8 * v)
                 self.record.append("%s raccoons => %d" % (_pname(self.offerer), 8 * v))
+                self._rec("cube", self.offerer, _C_RACCOON)
                 self.message = "raccoon: player %d TAKE or DROP" % taker
                 self.save_due = True
         elif stage == _RACCOON:
             if name == "TAKE":
+                self._rec("cube", taker, _C_TAKE)
                 self.cube = 8 * v
                 self._cube_settled("%s accepts the raccoon" % _pname(taker))
             elif name == "DROP":
                 self.record.append("%s refuses the raccoon" % _pname(taker))
+                self._rec("cube", taker, _C_DROP)
                 self._end_game(self.offerer, 4 * v, "drop")
 
     def _cube_settled(self, text):
@@ -868,11 +950,13 @@ class Controller:
             self.dice = (a, b)
             self.first = False
             self.record.append("%s rolls %d%d" % (_pname(self.mover), a, b))
+            self._rec("roll", self.mover, a, b)
             self._start_moving()
             self.save_due = True
 
     def _opening(self, a, b):
         o = self.options
+        self._rec("opening", a, b)
         if a == b:
             limit = o["autoDoubles"]
             if limit and (limit < 0 or self.auto_doubles < limit):
@@ -986,6 +1070,11 @@ class Controller:
         text = _play_text(self.pos, turn, code, self.nardy) if code is not None else "?"
         mover = self.mover
         self.record.append("%s %d%d: %s" % (_pname(mover), self.dice[0], self.dice[1], text))
+        if self.rec is not None:
+            if code is None:
+                self._rec_stop()
+            else:
+                self._rec("play", mover, [(m[0], m[1]) for m in turn.moves(code)] if turn.dice_used else [])
         self.accepted += 1
         self.last_play = text
         self.last_result = node.pos.copy()
@@ -1027,6 +1116,7 @@ class Controller:
         self.result = (winner, points, kname)
         self.record.append("%s wins %d point%s (%s)" % (_pname(winner), points, "" if points == 1 else "s", kname))
         self.games.append((self.game_no, winner, points, kname))
+        self._rec("end", winner, 0 if kind == "drop" else kind, points)
         n = o["matchLength"]
         if n and self.scores[winner] >= n:
             self._set_phase(MATCH_OVER)
@@ -1088,6 +1178,7 @@ class Controller:
         else:
             self.dice = None
             self.after_setup = TURN_START
+        self._rec_stop()
         self.save_due = True
         self._evaluate()
 
@@ -1114,6 +1205,7 @@ class Controller:
         self.scores = [st.score[0], st.score[1]]
         self.crawford_game = bool(st.crawford)
         self.crawford_used = self.crawford_used or self.crawford_game
+        self._rec_stop()
         self.save_due = True
 
     def _on_host_play(self, text):
@@ -1177,6 +1269,8 @@ class Controller:
             "game_no": self.game_no,
             "games": [list(g) for g in self.games],
             "record": list(self.record),
+            "mrec": _b64(self.rec.stream.data) if self.rec is not None else None,
+            "rec_acts": self.rec_acts,
             "result": list(self.result) if self.result else None,
             "forced": self.forced.position_id() if self.forced is not None else None,
             "tournament": self.tournament,
@@ -1206,6 +1300,12 @@ class Controller:
             c.game_no = snap["game_no"]
             c.games = [tuple(g) for g in snap["games"]]
             c.record = list(snap["record"])
+            mrec = snap.get("mrec")
+            if mrec:
+                c._rec_start(_unb64(mrec))
+                c.rec_acts = snap.get("rec_acts", 0)
+            else:
+                c._rec_stop()  # a save from before the match record: this match keeps its text log
             c.result = tuple(snap["result"]) if snap["result"] else None
             c.forced = _position(snap["forced"], c.nardy) if snap["forced"] else None
             c.tournament = snap["tournament"]

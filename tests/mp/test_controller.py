@@ -537,3 +537,81 @@ def test_beaver_refused_scores_twice_the_cube():
     t.press("BEAVER")
     t.press("DROP")  # black refuses the beaver
     assert t.ctl.phase == GAME_OVER and t.ctl.result == (0, 2, "drop")
+
+
+# -- the match record -------------------------------------------------------------
+def resumed(t):
+    """``t`` after a power cut: the controller rebuilt from its JSON save, the board sensed again."""
+    import json
+
+    before = bytes(t.ctl.record_bytes())
+    t.ctl = Controller.restore(json.loads(json.dumps(t.ctl.snapshot())))
+    assert bytes(t.ctl.record_bytes()) == before  # exactly the saved entries: none lost, none twice
+    t.send()
+    return t
+
+
+def test_match_record_keeps_every_game_across_resumes():
+    from pipcore.record import read_record, replay
+
+    t = Table({"matchLength": 5})
+    assert t.ctl.record_bytes() == b""  # nothing played yet
+    t.setup()
+    t.press("ROLL")
+    t.dice(3, 1)
+    resumed(t)
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    resumed(t)
+    t.press("DOUBLE")
+    resumed(t)
+    t.press("TAKE")
+    resumed(t)
+    t.press("ROLL")
+    t.dice(6, 5)
+    resumed(t)
+    t.move(24, 13)
+    t.press("DONE")
+    t.press("DOUBLE")
+    t.press("DROP")
+    assert t.ctl.phase == GAME_OVER and t.ctl.scores == [2, 0]
+    resumed(t)
+    t.press("DONE")  # the next game of the match: the record goes on
+    t.setup()
+    t.press("ROLL")
+    t.dice(2, 2)  # an opening tie, then black wins the opening
+    t.press("ROLL")
+    t.dice(1, 4)
+    resumed(t)
+    rec = read_record(t.ctl.record_bytes())
+    assert not rec.torn and rec.players == ["white", "black"] and rec.options["matchLength"] == 5
+    games = rec.games()
+    assert len(games) == 2
+    assert [e[0] for e in games[0]] == ["opening", "play", "cube", "cube", "roll", "play", "cube", "cube", "end"]
+    assert games[0][-1] == ("end", 0, 0, 2)
+    assert games[1] == [("opening", 2, 2), ("opening", 1, 4)]
+    ref = replay(rec)
+    assert list(ref.match.score) == [2, 0] and ref.game_number == 2
+
+
+def test_match_record_beaver_and_raccoon_replay():
+    from pipcore.record import replay
+
+    t = started((3, 1), {"beavers": True, "raccoons": True})
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    t.press("DOUBLE")
+    t.press("BEAVER")
+    t.press("RACCOON")
+    t.press("TAKE")
+    ref = replay(t.ctl.record_bytes())
+    assert ref.cube.value == 8 and ref.cube.owner == 0
+
+
+def test_a_host_loaded_position_falls_back_to_the_text_log():
+    t = loaded({1: 1}, {19: 15}, (2, 1))
+    t.move(1, 0)
+    t.press("DONE")
+    assert t.ctl.record_bytes().startswith(b"white 21: 1/off")
