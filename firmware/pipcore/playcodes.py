@@ -1,5 +1,5 @@
-"""Play codes shared by the variant generators (``pipcore.nardy``,
-``pipcore.caucasian``): the same packing as ``pipcore.rules``.
+"""Play codes shared by every generator (``pipcore.rules``, ``pipcore.nardy``,
+``pipcore.caucasian``).
 
 A play code is one small integer: bits 0-2 the number of single moves, then
 5 bits per source point from bit 3, and bit 23 set when the high die is

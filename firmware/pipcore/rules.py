@@ -35,6 +35,7 @@ at most 18.4 KB of heap per generation, nearly all of it the list of plays.
 
 from pipcore.compat import const
 from pipcore.notation import format_play
+from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS, Position
 
 SINGLE = const(1)
@@ -221,7 +222,7 @@ def _occupied_above(m, s):
     return False
 
 
-class Turn:
+class Turn(PlayList):
     """The legal plays of one roll in one position (standard backgammon).
 
     ``plays`` lists play codes, one per distinct resulting position;
@@ -377,33 +378,9 @@ class Turn:
         else:
             plays.append(0)
 
-    # -- expanding play codes -------------------------------------------
-    def moves(self, code):
-        """The single moves of a play as ``[(from, to, die), ...]``; 0 is off."""
-        n = code & 7
-        out = []
-        if self.double:
-            dice = (self.high,) * 4
-        elif code >> 23 & 1:
-            dice = (self.high, self.low)
-        else:
-            dice = (self.low, self.high)
-        for i in range(n):
-            s = code >> (3 + 5 * i) & 31
-            t = s - dice[i]
-            out.append((s, t if t > 0 else 0, dice[i]))
-        return out
-
-    def result(self, code):
-        """The position after the play ``code``."""
-        pos = self.position.copy()
-        for s, t, _ in self.moves(code):
-            apply_move(pos, s, t)
-        return pos
-
-    def results(self):
-        """All distinct legal resulting positions."""
-        return [self.result(code) for code in self.plays]
+    # -- expanding play codes (moves, result, results: playcodes.PlayList) ----
+    def _apply_move(self, pos, s, t):
+        apply_move(pos, s, t)
 
     def result_for(self, position):
         """The play code whose result is ``position``, or None."""
