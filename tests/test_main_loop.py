@@ -88,4 +88,4 @@ def test_main_runs_the_app_and_answers_the_host(monkeypatch):
     from pipdrivers.storage import AtomicStore
 
     saved = json.loads(AtomicStore(twins.flash, "/pipboard_state.bin").load())
-    assert saved["phase"] == 1  # opening: the switches showed the start position
+    assert not saved["setup"] and saved["ref"]["phase"] == 0  # opening: the switches showed the start position

@@ -107,23 +107,16 @@ def fill_counts(pos, mover, out, capacity=None, nardy=False):
     return out
 
 
-def sensed_key(pos, mover, capacity, scratch=None):
-    """``bytes`` of the counts the switches would sense for ``pos``."""
-    buf = scratch if scratch is not None else bytearray(NLOC)
-    fill_counts(pos, mover, buf, capacity)
-    return bytes(buf)
-
-
-def owner_at(pos, mover, loc):
-    """Whose checkers (0/1) stand on ``loc`` in ``pos``, or -1 when it is empty."""
+def owner_at(pos, mover, loc, nardy=False):
+    """Whose checkers (0/1) stand on ``loc`` in ``pos`` (seen from ``mover``), or -1 when it is empty."""
     if loc >= BAR0:
         player = (loc - BAR0) & 1
         slot = 25 if loc < TRAY0 else 0
         arr = pos.me if player == mover else pos.opp
         return player if arr[slot] else -1
-    p = loc_point(mover, loc)
+    p = loc_point(mover, loc, nardy)
     if pos.me[p]:
         return mover
-    if pos.opp[25 - p]:
+    if pos.opp[opp_slot(p, nardy)]:
         return 1 - mover
     return -1

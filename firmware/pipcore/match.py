@@ -2,7 +2,7 @@
 
 * ``Match``: the score of a match to N points (or a money session), the
   Crawford game, post-Crawford play and the match winner.
-* ``MatchState``: the fields of a GNU Backgammon Match ID; ``encode`` and
+* ``MatchState`` (from ``pipcore.matchid``): the fields of a gnubg Match ID; ``encode`` and
   ``decode`` are exact, and ``validate`` (kept apart from decoding) rejects
   impossible states. Errors are ``MatchIdError`` (a ValueError).
 * ``Referee``: one whole match step by step (opening rolls, cube actions,
@@ -10,29 +10,21 @@
   every accepted action to an optional record writer (``pipcore.record``).
 """
 
+
 from pipcore.compat import const
-from pipcore.cube import BEAVER, BEAVERED, CENTRE, DROP, IDLE, OFFER, OFFERED, RACCOON, RACCOONED, TAKE, Cube, CubeError
-from pipcore.position import Position
+from pipcore.cube import BEAVER, CENTRE, DROP, OFFER, RACCOON, TAKE, Cube, CubeError  # noqa: F401
+from pipcore.matchid import (GAME_DROPPED, GAME_NONE, GAME_OVER, GAME_PLAYING, GAME_RESIGNED,  # noqa: F401
+                             MAX_SCORE, MatchIdError, MatchState, cube_of, decode_match_id, encode_match_id,
+                             state_after)
+from pipcore.notation import format_play
+from pipcore.options import make_options
+from pipcore.position import CHECKERS, Position
 from pipcore.rules import BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, single_move_error, winner_of
-
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-# gnubg game states (bits 8-10 of the Match ID)
-GAME_NONE = const(0)
-GAME_PLAYING = const(1)
-GAME_OVER = const(2)
-GAME_RESIGNED = const(3)
-GAME_DROPPED = const(4)
-
-MAX_SCORE = const(0x7FFF)
 
 
 class MatchError(ValueError):
     """An action that does not fit the state of the match (wrong phase or player)."""
 
-
-class MatchIdError(ValueError):
-    """A Match ID that is malformed or describes an impossible state."""
 
 
 # ---------------------------------------------------------------------------
@@ -85,260 +77,6 @@ class Match:
         return self.length - self.score[player] if self.length else 0
 
 
-# ---------------------------------------------------------------------------
-# Match ID
-# ---------------------------------------------------------------------------
-def _set_bits(key, pos, nbits, value):
-    for i in range(nbits):
-        if value >> i & 1:
-            key[(pos + i) >> 3] |= 1 << ((pos + i) & 7)
-
-
-def _get_bits(key, pos, nbits):
-    v = 0
-    for i in range(nbits):
-        if key[(pos + i) >> 3] >> ((pos + i) & 7) & 1:
-            v |= 1 << i
-    return v
-
-
-class MatchState:
-    """The fields of a gnubg Match ID.
-
-    ``cube_owner`` is 0, 1 or ``CENTRE``; ``on_roll`` is gnubg's fMove (the
-    player whose turn it is), ``turn`` its fTurn (who must act now: the
-    responder while a double is pending); ``dice`` is ``(0, 0)`` before the roll;
-    ``jacoby`` is whether the Jacoby rule is in use (bit 66, stored inverted,
-    so every match-play ID gnubg writes has it set).
-    """
-
-    def __init__(self, cube_value=1, cube_owner=CENTRE, on_roll=0, crawford=False, game_state=GAME_PLAYING,
-                 turn=None, doubled=False, resigned=0, dice=(0, 0), length=0, score=(0, 0), jacoby=False):
-        self.cube_value = cube_value
-        self.cube_owner = cube_owner
-        self.on_roll = on_roll
-        self.crawford = crawford
-        self.game_state = game_state
-        self.turn = on_roll if turn is None else turn
-        self.doubled = doubled
-        self.resigned = resigned
-        self.dice = (dice[0], dice[1])
-        self.length = length
-        self.score = (score[0], score[1])
-        self.jacoby = jacoby
-
-    def _fields(self):
-        return (bool(self.jacoby), self.cube_value, self.cube_owner, self.on_roll, bool(self.crawford),
-                self.game_state, self.turn, bool(self.doubled), self.resigned, self.dice, self.length, self.score)
-
-    def __eq__(self, other):
-        return isinstance(other, MatchState) and self._fields() == other._fields()
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __repr__(self):
-        return "MatchState.decode(%r)" % self.encode()
-
-    def validate(self):
-        """Raise MatchIdError unless the state is possible."""
-        v = self.cube_value
-        if v < 1 or v > 1 << 15 or v & (v - 1):
-            raise MatchIdError("cube value %r is not a power of two from 1 to 32768" % (v,))
-        if self.cube_owner not in (0, 1, CENTRE):
-            raise MatchIdError("cube owner must be player 0, player 1 or the centre")
-        if self.cube_owner == CENTRE and v > 1 and self.length:
-            raise MatchIdError("in match play a cube above 1 has an owner (centred at %d)" % v)
-        for name, x in (("player on roll", self.on_roll), ("player to act", self.turn)):
-            if x not in (0, 1):
-                raise MatchIdError("%s must be 0 or 1, not %r" % (name, x))
-        if not 0 <= self.game_state <= GAME_DROPPED:
-            raise MatchIdError("game state %d is not one of 0..4" % self.game_state)
-        if not 0 <= self.resigned <= 3:
-            raise MatchIdError("resignation value %d is not 0..3" % self.resigned)
-        d0, d1 = self.dice
-        if not (0 <= d0 <= 6 and 0 <= d1 <= 6):
-            raise MatchIdError("dice %d-%d are outside 1..6" % (d0, d1))
-        if (d0 == 0) != (d1 == 0):
-            raise MatchIdError("only one die is set (%d-%d)" % (d0, d1))
-        if self.doubled:
-            if d0:
-                raise MatchIdError("a double is pending but the dice are already rolled")
-            if self.turn == self.on_roll and (self.length or self.cube_owner != 1 - self.on_roll):
-                # (only after a beaver does the doubler answer: money play, the beaverer owns the cube)
-                raise MatchIdError("a double is pending but the doubler is to act")
-            if self.resigned:
-                raise MatchIdError("a double and a resignation cannot both be pending")
-        elif self.turn != self.on_roll and self.game_state == GAME_PLAYING and not self.resigned:
-            raise MatchIdError("the player to act differs from the player on roll with nothing pending")
-        if self.game_state == GAME_NONE and (d0 or self.doubled or self.resigned):
-            raise MatchIdError("no game is in progress, yet dice, a double or a resignation are set")
-        n = self.length
-        if not 0 <= n <= MAX_SCORE:
-            raise MatchIdError("match length %d out of range" % n)
-        s0, s1 = self.score
-        if s0 < 0 or s1 < 0 or s0 > MAX_SCORE or s1 > MAX_SCORE:
-            raise MatchIdError("score %d-%d out of range" % (s0, s1))
-        if n:
-            if s0 >= n and s1 >= n:
-                raise MatchIdError("both players have reached %d points in a %d-point match" % (n, n))
-            if (s0 >= n or s1 >= n) and self.game_state == GAME_PLAYING:
-                raise MatchIdError("the match is over at %d-%d, yet a game is being played" % (s0, s1))
-            if self.crawford and not ((s0 == n - 1) != (s1 == n - 1)):
-                raise MatchIdError("a Crawford game needs exactly one player 1-away (score %d-%d of %d)" % (s0, s1, n))
-            if self.crawford and (self.doubled or v > 1):
-                raise MatchIdError("the cube cannot have been turned in the Crawford game")
-        elif self.crawford:
-            raise MatchIdError("there is no Crawford game in money play")
-        return self
-
-    def encode(self):
-        """The 12-character Match ID."""
-        v = self.cube_value
-        log = 0
-        while (1 << log) < v:
-            log += 1
-        if (1 << log) != v or log > 15:
-            raise MatchIdError("cube value %r cannot be written in a Match ID (powers of two only)" % (v,))
-        key = bytearray(9)
-        _set_bits(key, 0, 4, log)
-        _set_bits(key, 4, 2, 3 if self.cube_owner == CENTRE else self.cube_owner)
-        _set_bits(key, 6, 1, self.on_roll)
-        _set_bits(key, 7, 1, 1 if self.crawford else 0)
-        _set_bits(key, 8, 3, self.game_state)
-        _set_bits(key, 11, 1, self.turn)
-        _set_bits(key, 12, 1, 1 if self.doubled else 0)
-        _set_bits(key, 13, 2, self.resigned)
-        _set_bits(key, 15, 3, self.dice[0])
-        _set_bits(key, 18, 3, self.dice[1])
-        _set_bits(key, 21, 15, self.length)
-        _set_bits(key, 36, 15, self.score[0])
-        _set_bits(key, 51, 15, self.score[1])
-        _set_bits(key, 66, 1, 0 if self.jacoby else 1)
-        out = []
-        for i in range(0, 9, 3):
-            a, b, c = key[i], key[i + 1], key[i + 2]
-            out.append(_B64[a >> 2])
-            out.append(_B64[((a & 3) << 4) | (b >> 4)])
-            out.append(_B64[((b & 15) << 2) | (c >> 6)])
-            out.append(_B64[c & 63])
-        return "".join(out)
-
-    @classmethod
-    def from_id(cls, match_id):
-        """Decode and validate (as ``Position.from_id``)."""
-        return cls.decode(match_id)
-
-    @classmethod
-    def decode(cls, match_id, validate=True):
-        """Decode a Match ID; validated unless ``validate`` is False."""
-        if not isinstance(match_id, str):
-            raise MatchIdError("a Match ID is a string of 12 characters")
-        text = match_id.strip()
-        if len(text) != 12:
-            raise MatchIdError("a Match ID has 12 characters, not %d: %r" % (len(text), match_id))
-        vals = []
-        for ch in text:
-            x = _B64.find(ch)
-            if x < 0:
-                raise MatchIdError("character %r is not allowed in a Match ID" % ch)
-            vals.append(x)
-        key = bytearray(9)
-        for i in range(3):
-            a, b, c, d = vals[4 * i:4 * i + 4]
-            key[3 * i] = ((a << 2) | (b >> 4)) & 255
-            key[3 * i + 1] = ((b << 4) | (c >> 2)) & 255
-            key[3 * i + 2] = ((c << 6) | d) & 255
-        if _get_bits(key, 67, 5):
-            raise MatchIdError("Match ID %r has stray bits after the scores" % text)
-        owner = _get_bits(key, 4, 2)
-        if owner == 2:
-            raise MatchIdError("Match ID %r has an impossible cube owner" % text)
-        state = cls(cube_value=1 << _get_bits(key, 0, 4),
-                    cube_owner=CENTRE if owner == 3 else owner,
-                    on_roll=_get_bits(key, 6, 1),
-                    crawford=bool(_get_bits(key, 7, 1)),
-                    game_state=_get_bits(key, 8, 3),
-                    turn=_get_bits(key, 11, 1),
-                    doubled=bool(_get_bits(key, 12, 1)),
-                    resigned=_get_bits(key, 13, 2),
-                    dice=(_get_bits(key, 15, 3), _get_bits(key, 18, 3)),
-                    length=_get_bits(key, 21, 15),
-                    score=(_get_bits(key, 36, 15), _get_bits(key, 51, 15)),
-                    jacoby=not _get_bits(key, 66, 1))
-        if validate:
-            try:
-                state.validate()
-            except MatchIdError as exc:
-                raise MatchIdError("Match ID %r: %s" % (text, exc))
-        return state
-
-
-def cube_of(state, options):
-    """A Cube in the state a MatchState describes (for questions such as "may he double?").
-
-    ``options`` are the game's options; a pending double (gnubg's fDoubled)
-    is a plain offer, a beaver (the doubler answers) or a raccoon (the cube
-    already belongs to the player who answers).
-    """
-    cube = Cube(options, crawford_game=state.crawford)
-    cube.value = state.cube_value
-    cube.owner = state.cube_owner
-    if state.game_state != GAME_PLAYING:
-        return cube
-    cube.start_turn(state.on_roll)
-    if state.dice[0]:
-        cube.rolled = True
-    if state.doubled:
-        cube.doubler = state.on_roll
-        cube.offered_this_turn = True
-        cube.player_doubled = True
-        if state.turn == state.on_roll:
-            cube.state = BEAVERED
-        elif state.cube_owner == state.turn:
-            cube.state = RACCOONED
-        else:
-            cube.state = OFFERED
-        cube.stake = cube.value
-        cube.offered_value = cube.value * 2 if cube.state != OFFERED else cube.next_value(cube.value)
-    return cube
-
-
-def state_after(state, cube, action, player=None):
-    """Apply a cube action (OFFER..RACCOON) to ``cube`` (from ``cube_of(state)``).
-
-    Returns ``(new_state, drop_result)``; ``drop_result`` is ``(winner,
-    points)`` when the action was a drop, else None. Raises CubeError.
-    """
-    if state.game_state != GAME_PLAYING:
-        raise CubeError("no game is being played")
-    if player is None:
-        player = state.turn
-    result = cube.act(action, player)
-    new = MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=state.on_roll, crawford=state.crawford,
-                     game_state=GAME_PLAYING, turn=state.on_roll, doubled=False, dice=state.dice,
-                     length=state.length, score=state.score, jacoby=state.jacoby)
-    if result is not None:
-        winner, points = result
-        score = list(state.score)
-        score[winner] += points
-        new.score = (score[0], score[1])
-        new.game_state = GAME_DROPPED
-        new.turn = player
-    elif cube.state != IDLE:
-        new.doubled = True
-        new.turn = cube.responder()
-    return new, result
-
-
-def decode_match_id(match_id):
-    """Decode and validate a Match ID into a MatchState (raises MatchIdError)."""
-    return MatchState.decode(match_id)
-
-
-def encode_match_id(state):
-    return state.encode()
-
 
 # ---------------------------------------------------------------------------
 # the referee
@@ -353,6 +91,14 @@ MATCH_ENDED = const(5)
 NO_GAME = const(6)  # before the first game
 
 PHASE_NAMES = ("opening roll", "cube or roll", "cube answer", "play", "game over", "match over", "no game")
+KIND_NAMES = ("drop", "single", "gammon", "backgammon")
+NARDY_KIND_NAMES = ("drop", "oin", "mars")
+SNAPSHOT_VERSION = const(1)
+
+
+def colour(player):
+    """The name the board's text log gives a player."""
+    return "white" if player == 0 else "black"
 
 
 class GameResult:
@@ -369,20 +115,34 @@ class GameResult:
         how = "drop" if self.dropped else ("resign" if self.resigned else "play")
         return "<GameResult player %d wins %d (kind %d, %s)>" % (self.winner, self.points, self.kind, how)
 
+    def fields(self):
+        return [self.winner, self.kind, self.points, self.resigned, self.dropped]
+
 
 class Referee:
-    """One match or money session, step by step.
+    """One match or money session, step by step: the one owner of its truth.
 
     ``position`` is always seen from ``turn`` (the player on turn). Every
     method raises a ValueError subclass (MatchError, CubeError,
     IllegalPlayError, DiceError) and changes nothing if the action is not
-    allowed. ``writer`` (optional) gets each accepted action.
+    allowed. ``writer`` (optional) gets each accepted action; ``log``
+    (optional list) gets one line of text per action, as the board's host
+    protocol reports them (``white rolls 31``, ``black 64: 24/18 13/9``).
+
+    ``variant`` is "backgammon" or "nardy" (long nardy: head start position,
+    its own generator and results, the first-turn exceptions, the winner of a
+    game starting the next). ``keep_results`` bounds ``results`` (0: keep all).
     """
 
-    def __init__(self, options, players=("Player 1", "Player 2"), writer=None):
+    def __init__(self, options, players=("Player 1", "Player 2"), writer=None, variant="backgammon", log=None,
+                 keep_results=0):
         self.options = options
         self.players = (players[0], players[1])
         self.writer = writer
+        self.variant = variant
+        self.nardy = variant == "nardy"
+        self.log = log
+        self.keep_results = keep_results
         self.match = Match(options["matchLength"], options["crawford"])
         self.phase = NO_GAME
         self.game_number = 0
@@ -394,6 +154,7 @@ class Referee:
         self.result = None
         self.results = []
         self.opening_ties = 0
+        self.played = [False, False]  # has each player played this game (long nardy's first-turn rules)
         self._dropper = None
         if writer is not None:
             writer.header(self.players, options)
@@ -415,19 +176,48 @@ class Referee:
         if self.writer is not None:
             getattr(self.writer, method)(*args)
 
+    def _say(self, text):
+        if self.log is not None:
+            self.log.append(text)
+
+    def start_position(self):
+        if self.nardy:
+            from pipcore.nardy import start_position
+            return start_position()
+        return Position.start()
+
+    def kind_name(self, kind):
+        return (NARDY_KIND_NAMES if self.nardy else KIND_NAMES)[kind]
+
     # -- games -----------------------------------------------------------------
-    def new_game(self):
-        """Start the next game (the first, or after a game ended)."""
+    def new_game(self, starter=None):
+        """Start the next game (the first, or after a game ended).
+
+        ``starter`` skips the opening roll: that player rolls first (long
+        nardy's ``lnWinnerStarts``).
+        """
         self._need(NO_GAME, GAME_ENDED)
         self.game_number += 1
         self.move_number = 0
-        self.position = Position.start()
+        self.position = self.start_position()
         self.cube = Cube(self.options, crawford_game=self.match.crawford_game)
         self.dice = None
         self.result = None
         self.opening_ties = 0
-        self.phase = OPENING
+        self.played = [False, False]
+        if self.log is not None:
+            del self.log[:]
         self._write("new_game")
+        if starter is None:
+            self.phase = OPENING
+        else:
+            self._first_turn(starter)
+
+    def _first_turn(self, starter):
+        self.turn = starter
+        self.move_number = 1
+        self.cube.start_turn(starter)
+        self.phase = CUBE_OR_ROLL
 
     def opening_roll(self, die0, die1):
         """Each player rolls one die (1.5); returns the starter or None on a tie."""
@@ -436,32 +226,43 @@ class Referee:
         self._write("opening", die0, die1)
         if die0 == die1:
             self.opening_ties += 1
-            self.cube.auto_double()
+            if self.cube.auto_double():
+                self._say("opening tie %d%d: automatic double => %d" % (die0, die1, self.cube.value))
+            else:
+                self._say("opening tie %d%d" % (die0, die1))
             return None
         starter = 0 if die0 > die1 else 1
-        self.turn = starter
-        self.move_number = 1
-        self.cube.start_turn(starter)
-        if self.options["openingReroll"]:
-            self.phase = CUBE_OR_ROLL
+        if self.nardy:
+            again = self.options["lnOpening"] == "fresh-roll"
+        else:
+            again = self.options["openingReroll"]
+        self._first_turn(starter)
+        if again:
+            self._say("opening %d%d: %s rolls again" % (die0, die1, colour(starter)))
         else:
             self.cube.note_roll()
             self.dice = check_dice((die0, die1))
             self.phase = PLAY
+            self._say("opening %d%d: %s plays %d%d" % (die0, die1, colour(starter), self.dice[0], self.dice[1]))
         return starter
 
     def roll(self, dice, player=None):
-        """The player on turn rolls ``dice``."""
+        """The player on turn rolls ``dice`` (kept in the order rolled)."""
         self._need(CUBE_OR_ROLL)
         self._check_player(player, self.turn, "roll")
-        self.dice = check_dice(dice)
+        check_dice(dice)
+        self.dice = (int(dice[0]), int(dice[1]))
         self.cube.note_roll()
         self.phase = PLAY
         self._write("roll", self.turn, dice[0], dice[1])
+        self._say("%s rolls %d%d" % (colour(self.turn), dice[0], dice[1]))
 
     def legal_turn(self):
-        """The ``rules.Turn`` of the current roll."""
+        """The legal plays of the current roll (``variants.make_turn``: every variant's generator)."""
         self._need(PLAY)
+        if self.nardy or self.options["caucasian"] or self.options["jailBearOff"]:
+            from pipcore.variants import make_turn
+            return make_turn(self.position, self.dice, self.variant, self.options, not self.played[self.turn])
         return Turn(self.position, self.dice)
 
     def play(self, moves, player=None):
@@ -471,6 +272,10 @@ class Referee:
         """
         self._need(PLAY)
         self._check_player(player, self.turn, "play")
+        if self.nardy:
+            turn = self.legal_turn()
+            code, result = turn.check(moves)
+            return self._finish_play(turn, code, result)
         code, result = check_play(self.position, self.dice, moves)
         turn = Turn(self.position, self.dice)
         return self._finish_play(turn, code, result, _single_steps(self.position, moves, self.dice, turn.dice_used))
@@ -480,12 +285,34 @@ class Referee:
         self._need(PLAY)
         return self._finish_play(turn, code, turn.result(code))
 
+    def play_text(self, turn, code):
+        """gnubg notation of ``code`` of ``turn`` from the current position, hits marked."""
+        moves = turn.moves(code)
+        if not moves:
+            return "-"
+        if self.nardy:
+            return format_play([(s, t, None) for s, t, d in moves])
+        trial = self.position.copy()
+        marked = []
+        for s, t, d in moves:
+            hit = t > 0 and trial.opp[25 - t] == 1
+            apply_move(trial, s, t)
+            marked.append((s, t, True if hit else None))
+        return format_play(marked)
+
     def _finish_play(self, turn, code, result, singles=None):
         if singles is None:  # the generator's own order of single moves
             singles = [(s, t) for s, t, _ in turn.moves(code)] if turn.dice_used else []
+        if self.log is not None:
+            self._say("%s %d%d: %s" % (colour(self.turn), self.dice[0], self.dice[1], self.play_text(turn, code)))
         self._write("play", self.turn, singles)
+        self.played[self.turn] = True
         self.position = result
-        won = winner_of(result)
+        if self.nardy:
+            from pipcore.nardy import winner_of as nardy_winner_of
+            won = nardy_winner_of(result)
+        else:
+            won = winner_of(result)
         if won is not None:
             side, kind = won
             winner = self.turn if side == 0 else 1 - self.turn
@@ -505,39 +332,50 @@ class Referee:
         self.phase = CUBE_OR_ROLL
 
     # -- cube --------------------------------------------------------------------
+    def may_double(self):
+        """True if the player on turn may offer the cube now (RULES.md 2.2)."""
+        return self.phase == CUBE_OR_ROLL and self.cube.may_offer(self.turn)
+
     def cube_action(self, action, player=None):
         """Apply a cube action code (cube.OFFER, TAKE, DROP, BEAVER, RACCOON).
 
         ``player`` defaults to whoever may act. Returns the GameResult of a
         drop, else None.
         """
+        cube = self.cube
         if action == OFFER:
             if player is None:
                 player = self.turn
             if self.phase in (PLAY, ANSWER):
-                self.cube.offer(player)  # raises with the reason (rolled, or an offer pending)
+                cube.offer(player)  # raises with the reason (rolled, or an offer pending)
             self._need(CUBE_OR_ROLL)
-            self.cube.offer(player)
+            cube.offer(player)
             self.phase = ANSWER
             self._write("cube", player, action)
+            self._say("%s doubles => %d" % (colour(player), cube.offered_value))
             return None
         self._need(ANSWER)
         if player is None:
-            player = self.cube.responder()
+            player = cube.responder()
+        state = cube.state
         if action == TAKE:
-            self.cube.take(player)
+            cube.take(player)
             self.phase = CUBE_OR_ROLL  # the doubler now rolls (no second offer: D5)
             self._write("cube", player, action)
+            self._say("%s %s" % (colour(player), ("takes", "accepts the beaver", "accepts the raccoon")[state - 1]))
             return None
         if action == DROP:
-            self._dropper = self.cube.responder()
-            winner, points = self.cube.drop(player)
+            self._dropper = cube.responder()
+            winner, points = cube.drop(player)
             self._write("cube", player, action)
+            self._say("%s %s" % (colour(player), ("drops", "refuses the beaver", "refuses the raccoon")[state - 1]))
             return self._end(winner, 0, points, dropped=True)
         if action == BEAVER:
-            self.cube.beaver(player)
+            cube.beaver(player)
+            self._say("%s beavers => %d" % (colour(player), cube.offered_value))
         elif action == RACCOON:
-            self.cube.raccoon(player)
+            cube.raccoon(player)
+            self._say("%s raccoons => %d" % (colour(player), cube.offered_value))
         else:
             raise CubeError("unknown cube action %r" % (action,))
         self._write("cube", player, action)
@@ -580,11 +418,72 @@ class Referee:
         result = GameResult(winner, kind, points, resigned, dropped)
         self.result = result
         self.results.append(result)
+        if self.keep_results and len(self.results) > self.keep_results:
+            self.results.pop(0)
         self.dice = None
         self.match.add_result(winner, points)
         self._write("end", winner, kind, points)
+        self._say("%s wins %d point%s (%s)" % (colour(winner), points, "" if points == 1 else "s",
+                                               self.kind_name(kind)))
         self.phase = MATCH_ENDED if self.match.is_over() else GAME_ENDED
         return result
+
+    # -- a position from outside ---------------------------------------------------
+    def load(self, position, turn, dice=None, state=None):
+        """Continue from ``position`` (seen from ``turn``), as a host sets it up.
+
+        ``dice`` (or None: the turn starts before the roll); ``state`` an
+        optional MatchState for the cube, the score, the match length and
+        the Crawford game. The record cannot say how the match got here: the
+        writer is dropped (``writer`` becomes None). Raises MatchError for a
+        finished game.
+        """
+        if turn not in (0, 1):
+            raise MatchError("the player on turn must be 0 or 1, not %r" % (turn,))
+        if position.me[0] == CHECKERS or position.opp[0] == CHECKERS:
+            raise MatchError("that game is over: a side has borne off all its checkers")
+        if dice:
+            dice = check_dice(dice)
+        if state is not None:
+            length = state.length
+            if length != self.match.length:
+                opts = dict(self.options)
+                opts["matchLength"] = length
+                opts["crawford"] = length > 0
+                if length:
+                    opts["beavers"] = opts["raccoons"] = opts["jacoby"] = False
+                    opts["autoDoubles"] = 0
+                self.options = make_options(opts, self.variant)
+            m = Match(length, self.options["crawford"])
+            m.score = [state.score[0], state.score[1]]
+            if m.is_over():
+                raise MatchError("that match is over at %d-%d" % (m.score[0], m.score[1]))
+            m.crawford_game = bool(state.crawford)
+            # Crawford is behind us once a player stands 1-away outside the Crawford game
+            m.crawford_done = m.crawford and (m.crawford_game or length - 1 in m.score)
+            self.match = m
+        self.writer = None
+        self.position = position
+        self.turn = turn
+        self.game_number = max(self.game_number, 1)
+        self.move_number = max(self.move_number, 1)
+        self.result = None
+        self.opening_ties = 0
+        start = self.start_position().key()
+        self.played = [position.key() != start, position.swapped().key() != start]
+        cube = Cube(self.options, crawford_game=self.match.crawford_game)
+        if state is not None:
+            cube.value = state.cube_value
+            cube.owner = state.cube_owner
+            cube.player_doubled = state.cube_value > 1
+        self.cube = cube
+        cube.start_turn(turn)
+        self.dice = None
+        self.phase = CUBE_OR_ROLL
+        if dice:
+            cube.note_roll()
+            self.dice = dice
+            self.phase = PLAY
 
     # -- queries ---------------------------------------------------------------------
     def game_over(self):
@@ -601,6 +500,9 @@ class Referee:
         if self.phase == NO_GAME or cube is None:
             return MatchState(game_state=GAME_NONE, length=self.match.length, score=self.match.score,
                               crawford=self.match.crawford_game)
+        if self.phase == OPENING:
+            return MatchState(cube_value=cube.value, game_state=GAME_NONE, length=self.match.length,
+                              score=self.match.score, crawford=cube.crawford_game)
         if self.game_over():
             # as gnubg: the score already includes the finished game
             r = self.result
@@ -625,6 +527,82 @@ class Referee:
 
     def position_id(self):
         return self.position.position_id()
+
+    # -- persistence ---------------------------------------------------------------------
+    def snapshot(self):
+        """Everything needed to resume this referee, as JSON-ready data (options and writer not included)."""
+        c = self.cube
+        m = self.match
+        r = self.result
+        return {
+            "v": SNAPSHOT_VERSION,
+            "phase": self.phase,
+            "game": self.game_number,
+            "move": self.move_number,
+            "turn": self.turn,
+            "pos": self.position.position_id() if self.position is not None else None,
+            "dice": list(self.dice) if self.dice else None,
+            "ties": self.opening_ties,
+            "played": list(self.played),
+            "dropper": self._dropper,
+            "match": [m.length, m.score[0], m.score[1], m.games, m.crawford_game, m.crawford_done],
+            "cube": None if c is None else [c.value, c.owner, c.state, c.doubler, c.stake, c.offered_value,
+                                            c.player_doubled, c.auto_doubles, c.turn, c.rolled,
+                                            c.offered_this_turn, c.crawford_game],
+            "result": r.fields() if r is not None else None,
+            "results": [x.fields() for x in self.results],
+            "log": list(self.log) if self.log is not None else None,
+        }
+
+    @classmethod
+    def restore(cls, snap, options, players=("Player 1", "Player 2"), writer=None, variant="backgammon",
+                keep_results=0):
+        """A referee resumed from ``snapshot()`` data; ``writer`` continues the record (no header written).
+
+        Raises MatchError when the data is unusable.
+        """
+        try:
+            if snap["v"] != SNAPSHOT_VERSION:
+                raise MatchError("referee state version %r, expected %d" % (snap["v"], SNAPSHOT_VERSION))
+            log = snap["log"]
+            ref = cls(options, players, None, variant, list(log) if log is not None else None, keep_results)
+            ref.writer = writer
+            ref.phase = snap["phase"]
+            ref.game_number = snap["game"]
+            ref.move_number = snap["move"]
+            ref.turn = snap["turn"]
+            pid = snap["pos"]
+            if pid is not None:
+                from pipcore.position import decode_position_id
+                ref.position = decode_position_id(pid)
+                ref.position.validate("nardy" if ref.nardy else "backgammon")
+            ref.dice = tuple(snap["dice"]) if snap["dice"] else None
+            ref.opening_ties = snap["ties"]
+            ref.played = list(snap["played"])
+            ref._dropper = snap["dropper"]
+            length, s0, s1, games, cg, cd = snap["match"]
+            m = Match(length, options["crawford"])
+            m.score = [s0, s1]
+            m.games = games
+            m.crawford_game = cg
+            m.crawford_done = cd
+            ref.match = m
+            cs = snap["cube"]
+            if cs is not None:
+                c = Cube(options, crawford_game=cs[11])
+                (c.value, c.owner, c.state, c.doubler, c.stake, c.offered_value, c.player_doubled, c.auto_doubles,
+                 c.turn, c.rolled, c.offered_this_turn) = cs[:11]
+                ref.cube = c
+            r = snap["result"]
+            ref.result = GameResult(*r) if r else None
+            ref.results = [GameResult(*x) for x in snap["results"]]
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise MatchError("saved match is unusable: %r" % (exc,))
+        if ref.phase not in (OPENING, CUBE_OR_ROLL, ANSWER, PLAY, GAME_ENDED, MATCH_ENDED, NO_GAME):
+            raise MatchError("saved match has an unknown phase %r" % (ref.phase,))
+        if ref.phase == PLAY and not ref.dice or ref.phase != NO_GAME and (ref.position is None or ref.cube is None):
+            raise MatchError("saved match is incomplete")
+        return ref
 
 
 def _single_steps(position, moves, dice, dice_used):

@@ -46,3 +46,33 @@ def make_turn(position, dice, variant="backgammon", options=None, first_turn=Fal
 def geometry(variant):
     """The ``Position.validate`` geometry of a variant."""
     return "nardy" if variant == "nardy" else "backgammon"
+
+
+def play_result(turn, position, dice, text, variant="backgammon"):
+    """The result (seen from the mover) of the play ``text`` of ``turn``; raises ValueError.
+
+    ``text`` is a play in gnubg notation, checked by the variant's own
+    referee, or the Position ID of a legal result (seen from either side).
+    """
+    text = text.strip()
+    if len(text) == 14 and " " not in text:  # a Position ID (its alphabet has "/" too)
+        from pipcore.position import PositionError, decode_position_id
+        try:
+            pos = decode_position_id(text)
+            pos.validate(geometry(variant))
+        except PositionError:
+            pos = None
+        if pos is not None:
+            for cand in (pos, pos.swapped()):
+                if turn.result_for(cand) is not None:
+                    return cand
+    from pipcore.notation import parse_play
+    try:
+        segments = parse_play(text)
+    except ValueError as exc:
+        raise ValueError("neither a play in gnubg notation nor the Position ID of a legal result: %s" % exc)
+    check = getattr(turn, "check", None)  # the variant's own referee (long nardy)
+    if check is not None:
+        return check(segments)[1]
+    from pipcore.rules import check_play
+    return check_play(position, dice, segments)[1]

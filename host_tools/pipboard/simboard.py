@@ -25,8 +25,8 @@ from pipcore.app import App
 from pipcore.board import BAR0, DEFAULT_CAPACITY, NLOC, slot_loc
 from pipdrivers.board import Board
 from pipboard.twins import MemFlash, PowerCut, VirtualBoard, _MemFile
-from pipcore.controller import (GAME_OVER, M_ADD, M_ERROR, M_FIX_FROM, M_FIX_TO, M_MISSING, M_REMOVE, MATCH_OVER,
-                                MOVING, PICK)
+from pipcore.names import (GAME_OVER, M_ADD, M_ERROR, M_FIX_FROM, M_FIX_TO, M_MISSING, M_REMOVE, MATCH_OVER,
+                           MOVING, PICK)
 from pipcore.position import CHECKERS
 
 SCAN_MS = 5  # pipcore.app.SCAN_PERIOD_MS
@@ -450,7 +450,7 @@ class VirtualPlayer:
 
     # -- a game ------------------------------------------------------------------
     def play_game(self, max_steps=2000):
-        from pipcore.controller import (CUBE_OFFERED, GAME_OVER, MATCH_OVER, OPENING, SETUP, TURN_START)
+        from pipcore.names import CUBE_OFFERED, OPENING, SETUP, TURN_START
         b = self.board
         self._revive()
         game_no = b.ctl.game_no
@@ -611,7 +611,7 @@ class VirtualPlayer:
         else:
             raise PlayFailure("the intended play could not be picked")
         ctl = b.ctl
-        after = ctl.pos if ctl.phase in (GAME_OVER, MATCH_OVER) else ctl.pos.swapped()
+        after = ctl.pos.swapped()  # the turn has passed (also after the last play: the loser is on roll, as in gnubg)
         if after != intended:
             raise PlayFailure("recorded %s but the player played %s" % (after.describe(), intended.describe()))
         self.stats["accepted"] += 1

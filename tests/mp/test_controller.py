@@ -23,7 +23,7 @@ class Table:
         self.ctl.step(("board", bytes(self.counts)), self.now)
 
     def setup(self, pos=None, mover=0):
-        fill_counts(pos or self.ctl._start_position(), mover, self.counts, None, self.ctl.nardy)
+        fill_counts(pos or self.ctl.ref.start_position(), mover, self.counts, None, self.ctl.nardy)
         self.send()
 
     def press(self, name):
@@ -336,21 +336,31 @@ def test_cube_double_take_and_drop():
 
 
 def test_crawford_game_forbids_doubling():
+    # a 3-point match at 1-0: white bears off its last checker for a single and stands 1-away
+    from pipcore.match import MatchState
     t = Table({"matchLength": 3})
-    t.ctl.scores = [0, 1]
-    t.ctl.crawford_used = False
-    t.ctl.result = (1, 1, "single")
-    t.ctl._set_phase(GAME_OVER)
-    t.ctl.scores = [0, 2]
+    pos = Position.from_dicts({1: 1, "off": 14}, {13: 13, "off": 2})
+    mid = MatchState(on_roll=0, dice=(2, 1), length=3, score=(1, 0), jacoby=False).encode()
+    t.ctl.step(("load", pos.position_id(), 0, (2, 1), mid), 0)
+    t.setup(pos, 0)
+    assert t.ctl.phase == MOVING and not t.ctl.crawford_game
+    t.lift(1)
+    t.place(0)
+    t.press("DONE")
+    assert t.ctl.phase == GAME_OVER and list(t.ctl.scores) == [2, 0]
     t.press("DONE")
     assert t.ctl.phase == SETUP and t.ctl.crawford_game
+    t.counts = bytearray(NLOC)  # the hands clear the board (switches cannot tell colours) and set it up
+    t.send()
     t.setup()
     t.press("ROLL")
     t.dice(3, 1)
     t.move(8, 5)
     t.move(6, 5)
     t.press("DONE")
-    assert not t.ctl.can_double()
+    assert t.ctl.phase == TURN_START and not t.ctl.can_double()
+    t.press("DOUBLE")
+    assert t.ctl.phase == TURN_START and "Crawford" in t.ctl.message
 
 
 def test_host_play_is_the_only_play_accepted():

@@ -1,0 +1,361 @@
+"""The tracker: one roll being played by hand on the board.
+
+A person moves checkers one at a time, in any order, sometimes straight to
+the end of a combined move, and the switches only count checkers per
+location. The tracker follows the sensed counts through the positions the
+turn can pass through (``pipcore.turnmap``), as a tree of ``Node`` s grown
+on demand from the position at the roll:
+
+* ``follow(sensed)`` finds the reading of the counts: the current node (or
+  nodes that show the same counts), a node reached by the moves made since,
+  a node on the way back, or a node whose hit checkers are not yet on the
+  bar. It answers ``AT_REST``, ``HIT_PENDING`` or ``ELSEWHERE`` (checkers in
+  hand, or a checker where none may go: the controller guides back);
+* ``at_done(sensed)`` lists the complete legal plays the board may show when
+  DONE is pressed (several where the switches cannot tell them apart);
+* ``idle()`` prepares the lift targets of one more movable checker while
+  nothing happens, so a lift is answered from what is ready.
+
+The tracker knows nothing of the cube, the score or the LEDs. Its tables
+belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
+demand), and the controller drops the whole tracker when the play is made.
+"""
+
+from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc
+from pipcore.compat import const
+
+AT_REST = const(0)  # the counts show ``cands`` (the current node first)
+HIT_PENDING = const(1)  # the counts show ``cur`` with hit checkers still on their points (``hits``)
+ELSEWHERE = const(2)  # no node of the turn shows the counts: checkers in hand, or misplaced
+
+
+class Node:
+    """A position passed through during the turn, with the dice still to play."""
+
+    def __init__(self, pos, left, key, parent):
+        self.pos = pos
+        self.left = left
+        self.key = key
+        self.parent = parent
+        self.pend = None  # lazily: [(key, hit locations)] with hit checkers not yet on the bar
+        self.srcs = None  # lazily: movable sources
+        self.targets = None  # lazily: source -> [(to, child node)]
+
+
+def distance(a, b):
+    """Checkers out of place between two count vectors (L1 distance)."""
+    d = 0
+    for i in range(NLOC):
+        x = a[i] - b[i]
+        d += x if x > 0 else -x
+    return d
+
+
+class Tracker:
+    """The hands' progress through one roll of ``turn`` from ``pos`` (seen from ``mover``).
+
+    ``only`` (a result position) restricts the turn to one play, as when a
+    host or an engine gives the play to execute.
+    """
+
+    def __init__(self, turn, pos, mover, capacity, nardy=False, only=None):
+        from pipcore.turnmap import TurnMap
+        if nardy:
+            from pipcore.nardy import apply_move as nardy_apply
+            self.tmap = TurnMap(turn, only, nardy_apply)
+        else:
+            self.tmap = TurnMap(turn, only)
+        self.turn = turn
+        self.only = only
+        self.pos = pos
+        self.mover = mover
+        self.capacity = capacity
+        self.nardy = nardy
+        self._scratch = bytearray(NLOC)
+        self.root = Node(pos, self.tmap.dice, self.key(pos), None)
+        self.cur = self.root
+        self.cands = [self.root]
+        self.hits = ()  # locations of hit checkers not yet on the bar (HIT_PENDING)
+
+    # -- keys and tables -------------------------------------------------------
+    def key(self, pos):
+        """The counts the switches would sense for ``pos``."""
+        buf = self._scratch
+        fill_counts(pos, self.mover, buf, self.capacity, self.nardy)
+        return bytes(buf)
+
+    def true_counts(self, out):
+        """Unclipped counts of the current node into ``out``."""
+        fill_counts(self.cur.pos, self.mover, out, None, self.nardy)
+        return out
+
+    def complete(self, pos):
+        return self.tmap.complete(pos)
+
+    def code_for(self, pos):
+        return self.tmap.code_for(pos)
+
+    def drop_caches(self):
+        """Forget what can be recomputed: lift targets, sources, pending hits, the turn map's memo."""
+        node = self.cur
+        while node is not None:
+            node.targets = None
+            node.srcs = None
+            node.pend = None
+            node = node.parent
+        self.tmap._ok = {}
+
+    def sources(self, node):
+        """Points a checker may start a move from at ``node`` (kept on the node)."""
+        if node.srcs is None:
+            node.srcs = self.tmap.sources(node.pos, node.left)
+        return node.srcs
+
+    def lift_targets(self, node, src):
+        """``[(to, child_node)]`` for a checker lifted from ``src`` at ``node`` (kept on the node)."""
+        cache = node.targets
+        if cache is None:
+            cache = node.targets = {}
+        out = cache.get(src)
+        if out is None:
+            out = []
+            for t, child, left2, path in self.tmap.targets(node.pos, node.left, src):
+                out.append((t, self._child(node, child, left2, src, t, path)))
+            cache[src] = out
+        return out
+
+    def _child(self, parent, pos, left, src, to, path=()):
+        """Node for ``pos`` reached from ``parent`` by one checker ``src`` -> ``to`` (through ``path``).
+
+        The sensed key is patched from the parent's: only the source, the
+        landing points and the opponent's bar can change.
+        """
+        key = bytearray(parent.key)
+        mover = self.mover
+        nardy = self.nardy
+        cap = self.capacity
+        me = pos.me
+        opp = pos.opp
+        other_bar = BAR0 + 1 - mover
+        locs = [slot_loc(mover, src, nardy), slot_loc(mover, to, nardy), other_bar]
+        for q in path:
+            locs.append(slot_loc(mover, q, nardy))
+        for loc in locs:
+            if loc < 24:
+                q = loc_point(mover, loc, nardy)
+                c = me[q] + opp[opp_slot(q, nardy)]
+            elif loc == other_bar:
+                c = opp[25]
+            elif loc < BAR0 + 2:
+                c = me[25]
+            else:
+                c = me[0]
+            key[loc] = c if c < cap[loc] else cap[loc]
+        return Node(pos, left, bytes(key), parent)
+
+    def _pending(self, node):
+        """Keys of ``node`` with some hit checkers not yet moved to the bar: ``[(key, locations)]``."""
+        if node.pend is not None:
+            return node.pend
+        base = self.pos.opp
+        opp = node.pos.opp
+        other = 1 - self.mover
+        hits = []
+        for q in range(1, 25):
+            if base[q] == 1 and opp[q] == 0:
+                hits.append(slot_loc(other, q, self.nardy))
+        out = []
+        if hits:
+            bar = BAR0 + other
+            n = len(hits)
+            cap = self.capacity
+            true = bytearray(NLOC)
+            fill_counts(node.pos, self.mover, true, None, self.nardy)
+            for mask in range(1, 1 << n):
+                k = bytearray(node.key)  # node.key is clipped: the affected entries come from the true counts
+                locs = []
+                b = true[bar]
+                for i in range(n):
+                    if mask >> i & 1:
+                        loc = hits[i]
+                        locs.append(loc)
+                        c = true[loc] + 1
+                        k[loc] = c if c < cap[loc] else cap[loc]
+                        b -= 1
+                k[bar] = b if b < cap[bar] else cap[bar]
+                out.append((bytes(k), locs))
+        node.pend = out
+        return out
+
+    def _set_cur(self, node):
+        old = self.cur
+        if old is not None and old is not node:
+            old.targets = None  # siblings of the way taken: let them go (a take-back recomputes)
+        self.cur = node
+
+    # -- following the hands ------------------------------------------------------
+    def idle(self, sensed):
+        """Prepare the lift targets of one more movable checker; True if it did something."""
+        cur = self.cur
+        if sensed is not None and sensed != cur.key:
+            return False
+        cache = cur.targets
+        for p in self.sources(cur):
+            if cache is None or p not in cache:
+                self.lift_targets(cur, p)
+                return True
+        return False
+
+    def follow(self, s):
+        """Read the sensed counts ``s`` (bytes): AT_REST, HIT_PENDING or ELSEWHERE (see the module)."""
+        cur = self.cur
+        # 1. the board still shows the current node (or one of the nodes showing the same counts)
+        if s == cur.key:
+            if not (self.cands and self.cands[0] is cur):
+                self.cands = [cur]
+            return AT_REST
+        # 2. checkers moved on from points that lost some: one checker (also a combined
+        #    move in one motion) or several before the switches settled
+        exact, pend = self._search(cur, s)
+        # 3. going back along the way we came
+        if not exact:
+            node = cur.parent
+            while node is not None:
+                if node.key == s:
+                    exact.append(node)
+                    break
+                node = node.parent
+        if exact:
+            self._set_cur(exact[0])
+            self.cands = exact
+            return AT_REST
+        # 4. a hit checker not yet moved to the bar (the current node or one reached now)
+        for k, locs in self._pending(cur):
+            if s == k:
+                self.cands = [cur]
+                self.hits = locs
+                return HIT_PENDING
+        if pend is not None:
+            self._set_cur(pend[0])
+            self.cands = [pend[0]]
+            self.hits = pend[1]
+            return HIT_PENDING
+        return ELSEWHERE
+
+    def only_lifted(self, s):
+        """True when the counts ``s`` are the current node's minus checkers in hand."""
+        k = self.cur.key
+        for i in range(NLOC):
+            if s[i] > k[i]:
+                return False
+        return True
+
+    def _search(self, start, s):
+        """Nodes reachable from ``start`` whose sensed key is ``s``: ``(exact, pending_hit)``.
+
+        Follows only moves of checkers from locations the sensed board shows
+        with fewer checkers, and only moves that bring the board closer to
+        ``s``, so the search stays within the few moves a person made before
+        the switches settled (an explicit stack: no recursion). Stacks taller
+        than the switches can hide a move; DONE then consults every position
+        of the turn.
+        """
+        exact = []
+        pend = None
+        mover = self.mover
+        k0 = start.key
+        only_lifted = True
+        for i in range(NLOC):
+            if s[i] > k0[i]:
+                only_lifted = False
+                break
+        if only_lifted:
+            # checkers in hand, none put down: nothing to find (a checker put on a stack taller
+            # than its switches is found by DONE, which looks at every legal result)
+            return exact, pend
+        stack = [start]
+        seen = {}
+        while stack:
+            node = stack.pop()
+            k = node.key
+            me = node.pos.me
+            srcs = []
+            for i in range(NLOC):
+                if s[i] < k[i]:
+                    p = loc_point(mover, i, self.nardy)
+                    if p > 0 and me[p]:
+                        srcs.append(p)
+            if not srcs:
+                continue
+            dist = distance(k, s)
+            for p in srcs:
+                for t, child in self.lift_targets(node, p):
+                    pk = child.pos.key()
+                    if pk in seen:
+                        continue
+                    seen[pk] = 1
+                    ck = child.key
+                    if ck == s:
+                        # several positions may show the same counts (colours differ): keep them all
+                        exact.append(child)
+                        continue
+                    if pend is None:
+                        for hk, locs in self._pending(child):
+                            if hk == s:
+                                pend = (child, locs)
+                                break
+                    if distance(ck, s) < dist:
+                        stack.append(child)
+        return exact, pend
+
+    # -- DONE -----------------------------------------------------------------------
+    def at_done(self, sensed):
+        """The complete legal plays the board may show: ``(nodes, unsure)``.
+
+        Without a full location the counts name the position, so the nodes
+        showing them say it all; with tall stacks every legal result the
+        switches cannot tell from this board. ``unsure`` is True when the
+        same counts could also be a play not finished yet (colours differ):
+        the player confirms.
+        """
+        s = bytes(sensed)
+        cur = self.cur
+        cap = self.capacity
+        full = False
+        for i in range(NLOC):
+            if sensed[i] >= cap[i]:
+                full = True
+                break
+        if full or s != cur.key:
+            return self._results_showing(s), False
+        cands = list(self.cands or [cur])
+        bar = BAR0 + 1 - self.mover
+        if s[bar] != self.root.key[bar]:
+            # only hits move the opponent's checkers: without one the counts name the play;
+            # with one, every position of the turn showing these counts (a colour swap on
+            # single checkers gives the same counts), searched from the start of the turn
+            seen = {}
+            for n in cands:
+                seen[n.pos.key()] = 1
+            for n in self._search(self.root, s)[0]:
+                if n.pos.key() not in seen:
+                    seen[n.pos.key()] = 1
+                    cands.append(n)
+        done = []
+        for n in cands:
+            if self.tmap.complete(n.pos):
+                done.append(n)
+        return done, 0 < len(done) < len(cands)
+
+    def _results_showing(self, s):
+        """Legal results whose sensed key is ``s`` (one pass over the plays; nothing kept)."""
+        out = []
+        turn = self.turn
+        only = self.only
+        for code in turn.plays:
+            res = turn.result(code)
+            if only is not None and res != only:
+                continue
+            if self.key(res) == s:
+                out.append(Node(res, (), s, self.root))
+        return out
