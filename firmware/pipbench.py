@@ -81,6 +81,25 @@ def best_us(func, arg=None, batch_us=2000, repeats=0):
     return best
 
 
+def per_call_us(func, n=200, repeats=0):
+    """Microseconds per call of ``func(k)`` for k = 0..n-1: best of ``repeats`` runs after a warm-up run.
+
+    Runs are kept short (about a millisecond on a host) so that some run
+    fits between two of the other jobs' time slices on a shared machine."""
+    for k in range(n):
+        func(k)
+    best = -1
+    for _ in range(repeats or (5 if HOST == "pico" else 25)):
+        gc.collect()
+        t0 = now_us()
+        for k in range(n):
+            func(k)
+        us = since_us(t0) / n
+        if best < 0 or us < best:
+            best = us
+    return best
+
+
 def heap_of(func, arg=None):
     """Bytes ``func(arg)`` allocates (collector off: garbage included); 0 without ``gc.mem_alloc``."""
     if not hasattr(gc, "mem_alloc"):
