@@ -352,7 +352,9 @@ class Turn(PlayList):
         self.dice_used = self._best
 
     def _explore(self, i0, depth, code, outside):
-        """Moves ``depth + 1``.. from ``cand[i0:]`` (non-increasing sources)."""
+        """Moves ``depth + 1``.. from ``cand[i0:]`` (non-increasing sources).
+
+        Recursion: one level per move of the double (``depth`` 0..3)."""
         m = self._m
         cand = self._cand
         d = self.high
@@ -549,6 +551,7 @@ class Turn(PlayList):
         return self._exact_from(bytearray(self.position.me), srcs, 0, 0, 0)
 
     def _exact_from(self, m, srcs, used, marks, hits):
+        # Recursion: one level per move of the play (at most four).
         n = len(srcs)
         if used == (1 << n) - 1:
             return True
