@@ -1,7 +1,8 @@
 """Recursion stays shallow on the board's paths: the worst turns of every variant run
 under a small recursion budget (the Pico's C stack is far smaller than a PC's).
 
-* CPython: ``sys.setrecursionlimit`` at the depth of the test frame + MARGIN.
+* CPython: ``sys.setrecursionlimit`` at the depth of the test frame + MARGIN
+  (calibrated by recursing, so the budget is the same under any runner).
 * The unix MicroPython (the firmware as .mpy, as deployed): a thread whose C
   stack is STACK bytes (about 27 Python frames on this 64-bit port).
 
@@ -20,33 +21,44 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
 
 import recursion_worst  # noqa: E402
 
-MARGIN = 20  # the deepest chain, bounded by the four moves of a double: Turn -> _generate_double ->
-# _explore x4 -> _legal -> _exact -> _exact_from x5 (caucasian, 14 frames), plus CPython's comparison checks
+MARGIN = 16  # the deepest chain, bounded by the four moves of a double: Turn -> _generate_double ->
+# _explore x4 -> _legal -> _exact -> _exact_from x5 (caucasian, 14 frames) and two for the helpers
 STACK = 24 * 1024
-
-
-def _depth():
-    f = sys._getframe()
-    n = 0
-    while f is not None:
-        n += 1
-        f = f.f_back
-    return n
 
 
 def _nest(n):
     return 0 if n == 0 else 1 + _nest(n - 1)
 
 
+def _limit_for(frames):
+    """The lowest recursion limit that leaves ``frames`` Python frames free above the caller
+    (calibrated: runners such as pytest-xdist add C-level calls the frame count does not show)."""
+    old = sys.getrecursionlimit()
+    f = sys._getframe()
+    limit = 1
+    while f is not None:  # the frames below: the limit cannot be set under them
+        limit += 1
+        f = f.f_back
+    while True:
+        try:
+            sys.setrecursionlimit(limit)  # refused below the current depth (it counts C calls too)
+            _nest(frames)
+            return limit
+        except RecursionError:
+            limit += 1
+        finally:
+            sys.setrecursionlimit(old)
+
+
 def test_worst_turns_under_a_low_recursion_limit():
     recursion_worst.run_all()  # once at the normal limit: lazy imports (importlib is deep) happen here
     old = sys.getrecursionlimit()
-    limit = _depth() + MARGIN
+    limit = _limit_for(MARGIN)
     try:
         sys.setrecursionlimit(limit)
         assert recursion_worst.run_all() > 20
         with pytest.raises(RecursionError):  # the budget bites
-            _nest(MARGIN + 5)
+            _nest(MARGIN + 3)
     finally:
         sys.setrecursionlimit(old)
 
