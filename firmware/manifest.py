@@ -11,3 +11,4 @@
 include("$(PORT_DIR)/boards/manifest.py")
 package("pipcore")
 package("pipdrivers")
+module("pipbench.py")  # helpers of the tests/pico scripts (mpremote run)

@@ -533,6 +533,7 @@ class Turn(PlayList):
         # a list (another legal order of its moves), or _BAD (not a legal play
         # by itself: a forbidden block, only with the block rule)
         def search(depth, first, state):
+            # Recursion: one level per move of the double (depth 0..4).
             deeper = False
             if depth < 4 and m[0] < CHECKERS:
                 i = first

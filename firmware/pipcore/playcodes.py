@@ -57,7 +57,10 @@ class PlayList:
 
 
 def orders(items):
-    """Every distinct ordering of the list ``items``."""
+    """Every distinct ordering of the list ``items``.
+
+    Recursion: one level per item; callers pass the moves of one play (at
+    most four)."""
     if len(items) <= 1:
         return [list(items)]
     out = []

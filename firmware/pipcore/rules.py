@@ -86,6 +86,10 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
     bears off the last checker counts as complete. The third move is made
     in line with the fourth, which is only counted (no call per leaf: the
     leaves are most of the work).
+
+    Recursion: one level per move of the double, ``depth`` 0..3, so at most
+    four frames deep (tests/test_recursion_budget.py runs the worst turns
+    under a small stack).
     """
     if depth == 3:
         k = len(plays)
@@ -567,7 +571,11 @@ def _check_sources(position, segments):
 
 
 def _readings(segments, i, dice_left, acc, out):
-    """Every way to split the segments into single-die steps ``(from, to, die, segment)``."""
+    """Every way to split the segments into single-die steps ``(from, to, die, segment)``.
+
+    Recursion: one level per segment that still finds a die, at most the four
+    dice of a double (a segment with no die left ends the branch).
+    """
     if i == len(segments):
         out.append(list(acc))
         return
@@ -588,7 +596,9 @@ def _readings(segments, i, dice_left, acc, out):
 
 
 def _chains(cur, t, dice_left, prefix, out):
-    """Die sequences carrying one checker from ``cur`` to ``t`` (0 = off)."""
+    """Die sequences carrying one checker from ``cur`` to ``t`` (0 = off).
+
+    Recursion: each level uses up one die: at most four levels."""
     tried = []
     for k in range(len(dice_left)):
         d = dice_left[k]

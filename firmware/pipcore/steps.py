@@ -267,7 +267,9 @@ class _Doubles:
         return self._search(me, m, BAR, nonbar, bear, over)
 
     def _search(self, me, m, top, nonbar, bear, over):
-        """Depth-first, highest source first, the rules checked move by move."""
+        """Depth-first, highest source first, the rules checked move by move.
+
+        Recursion: one level per move still to make (``m`` <= 3)."""
         if me[0] == CHECKERS:
             return True
         if m == 0:

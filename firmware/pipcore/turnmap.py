@@ -100,7 +100,9 @@ class TurnMap:
         return out
 
     def on_path(self, pos, left):
-        """True if a legal (allowed) play is still reachable from ``pos`` with dice ``left``."""
+        """True if a legal (allowed) play is still reachable from ``pos`` with dice ``left``.
+
+        Recursion: each level uses up one die of ``left``: at most four."""
         if self._rules_steps and self.only is None:
             return True  # the turn's steps only lead towards legal plays
         key = pos.key() + bytes(left)

@@ -187,13 +187,22 @@ class Pixels:
         n = self.n
         layers = self._layers
         fb = self._fb
+        load = self._load
         if fb is not None:
-            fb[BLINK].fill(0)
-            fb[PULSE].fill(0)
+            # A layer whose channel sum is 0 is all zeros already; a grey is one
+            # fill. Measured (unix MicroPython, tests/pico/bench_drivers.py's
+            # limited frame): fill_rgb 3.2 -> 1.1 us, the whole frame 11.3 -> 9.7 us.
+            if load[BLINK]:
+                fb[BLINK].fill(0)
+            if load[PULSE]:
+                fb[PULSE].fill(0)
             steady = fb[STEADY]
-            steady.fill_rect(self._ro, 0, 1, n, r)
-            steady.fill_rect(self._go, 0, 1, n, g)
-            steady.fill_rect(self._bo, 0, 1, n, b)
+            if r == g == b:
+                steady.fill(r)
+            else:
+                steady.fill_rect(self._ro, 0, 1, n, r)
+                steady.fill_rect(self._go, 0, 1, n, g)
+                steady.fill_rect(self._bo, 0, 1, n, b)
             self._fb_effect.fill(0)
         else:
             blink = layers[BLINK]
@@ -209,7 +218,6 @@ class Pixels:
                 steady[o + go] = g
                 steady[o + bo] = b
                 effect[i] = 0
-        load = self._load
         load[STEADY] = n * (r + g + b)
         load[BLINK] = 0
         load[PULSE] = 0

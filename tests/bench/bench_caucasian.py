@@ -11,42 +11,35 @@ The corpus is rebuilt from fixed seeds on every run (nothing stored):
   small doubles (the costliest shape: many checkers, many hits, marks),
   plus the embedded cases of tests/pico/bench_caucasian.py.
 
-WASM MicroPython runs tests/pico/bench_caucasian.py (the script a maker runs
-on the Pico) on that corpus; Pico estimate = WASM x 20 (DEVELOPERS.md).
-Budgets (PASS/FAIL each; exit 1 on any FAIL), the same as the standard
-generator's (issue 2): Pico worst <= 150 ms, median <= 10 ms, heap <= 24 KB
-per generation; and those of tests/bench/bench_steps.py for ``Turn.steps``
-(the board's question as checkers move): first call of a turn <= 150 ms,
-each later call <= 20 ms.
+The unix MicroPython runs tests/pico/bench_caucasian.py (the script a maker
+runs on the Pico) on that corpus with the firmware compiled to .mpy
+(tests/bench/mpy_host.py); the script turns its times into Pico estimates with
+the measured ratios of ``pipbench`` (tests/bench/README.md) and prints one
+PASS/FAIL line per budget: Pico worst <= 150 ms, median <= 10 ms over the
+self-play turns, heap <= 24 KB per generation; ``Turn.steps`` first call of a
+turn <= 150 ms, each later call <= 20 ms.
 """
 
 import ast
 import os
 import random
-import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests")]
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests"), os.path.dirname(os.path.abspath(__file__))]
 
 import rules_positions as gen  # noqa: E402
 from pipcore import caucasian  # noqa: E402
 from pipcore.position import Position  # noqa: E402
 from pipcore.variants import make_turn  # noqa: E402
+from mpy_host import run_pico_script  # noqa: E402
 
 PICO_SCRIPT = os.path.join(ROOT, "tests", "pico", "bench_caucasian.py")
 SEED = 2027
 WALK = 300  # self-play positions per option set
 SEARCHED = 300  # spread positions with home blots tried for the worst case
 KEEP_SLOWEST = 15
-PICO_FACTOR = 20
-BUDGET_WORST_MS = 150.0
-BUDGET_MEDIAN_MS = 10.0
-BUDGET_HEAP = 24 * 1024
-BUDGET_STEPS_FIRST_MS = 150.0  # tests/bench/bench_steps.py: set up while the dice roll
-BUDGET_STEPS_MS = 20.0  # each call part-way through a turn (a checker lifted)
 OPTION_SETS = [  # (caucasian, scope, jail)
     (True, "home", False),
     (True, "board", False),
@@ -130,68 +123,26 @@ def searched(rng):
     return [case[1:] for case in found[:KEEP_SLOWEST]]
 
 
-def run_pico(cases):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "caucasian_corpus.txt")
-        with open(path, "w") as f:
-            for pid, dice, cauc, scope, jail in cases:
-                f.write("%s %d %d %d %s %d\n" % (pid, dice[0], dice[1], cauc, scope, jail))
-        cmd = ["node", os.path.join(ROOT, "tests", "mp_run.mjs"), "--mount", tmp + ":/corpus", PICO_SCRIPT,
-               "/corpus/caucasian_corpus.txt"]
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
-    if proc.returncode != 0:
-        print(proc.stdout[-2000:] + proc.stderr[-2000:])
-        raise SystemExit("FAIL bench_caucasian: the MicroPython script failed")
-    rows = []
-    for line in proc.stdout.splitlines():
-        if line.startswith("case "):
-            fields = dict(f.split("=") for f in line.split() if "=" in f)
-            parts = line.split()
-            rows.append((int(fields["us"]), int(fields["heap"]), int(fields["plays"]), " ".join(parts[2:5]),
-                         int(fields["steps_first_us"]), int(fields["steps_us"])))
-    if len(rows) != len(cases):
-        raise SystemExit("FAIL bench_caucasian: %d results for %d cases" % (len(rows), len(cases)))
-    return rows
-
-
-def verdict(ok, text):
-    print("  %s %s" % ("PASS" if ok else "FAIL", text))
-    return ok
-
-
 def main():
     rng = random.Random(SEED)
     play = in_play(rng)
-    worst_cases = embedded_cases() + searched(rng)
-    print("corpus: %d turns met in self-play (5 option sets) + %d worst-case candidates (%d embedded, %d searched)"
-          % (len(play), len(worst_cases), len(embedded_cases()), len(worst_cases) - len(embedded_cases())))
-    rows = run_pico(play + worst_cases)
-    played = rows[:len(play)]
-    median_us = statistics.median(r[0] for r in played)
-    worst = max(rows)
-    heap = max(r[1] for r in rows)
-    heap_case = max(rows, key=lambda r: r[1])
-    print("WASM MicroPython (node CPU time), Pico estimate = x %d:" % PICO_FACTOR)
-    ok = verdict(worst[0] * PICO_FACTOR / 1000.0 <= BUDGET_WORST_MS,
-                 "worst  %6d us WASM = %6.1f ms Pico (budget %d ms): %s, %d plays"
-                 % (worst[0], worst[0] * PICO_FACTOR / 1000.0, BUDGET_WORST_MS, worst[3], worst[2]))
-    ok &= verdict(median_us * PICO_FACTOR / 1000.0 <= BUDGET_MEDIAN_MS,
-                  "median %6d us WASM = %6.1f ms Pico (budget %d ms) over the %d self-play turns"
-                  % (median_us, median_us * PICO_FACTOR / 1000.0, BUDGET_MEDIAN_MS, len(played)))
-    worst_median = statistics.median(r[0] for r in rows[len(play):])
-    print("         (median of the worst-case candidates alone: %d us WASM = %.1f ms Pico)"
-          % (worst_median, worst_median * PICO_FACTOR / 1000.0))
-    ok &= verdict(heap <= BUDGET_HEAP, "heap   %6.1f KB per generation (budget %d KB): %s"
-                  % (heap / 1024.0, BUDGET_HEAP // 1024, heap_case[3]))
-    first = max(rows, key=lambda r: r[4])
-    later = max(rows, key=lambda r: r[5])
-    ok &= verdict(first[4] * PICO_FACTOR / 1000.0 <= BUDGET_STEPS_FIRST_MS,
-                  "steps, first call of a turn %6d us WASM = %6.1f ms Pico (budget %d ms): %s, %d plays"
-                  % (first[4], first[4] * PICO_FACTOR / 1000.0, BUDGET_STEPS_FIRST_MS, first[3], first[2]))
-    ok &= verdict(later[5] * PICO_FACTOR / 1000.0 <= BUDGET_STEPS_MS,
-                  "steps, a call part-way    %6d us WASM = %6.1f ms Pico (budget %d ms): %s, %d plays"
-                  % (later[5], later[5] * PICO_FACTOR / 1000.0, BUDGET_STEPS_MS, later[3], later[2]))
-    return 0 if ok else 1
+    worst_cases = searched(rng)
+    print("corpus: %d turns met in self-play (5 option sets) + %d searched worst-case candidates "
+          "+ the script's embedded cases" % (len(play), len(worst_cases)))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "caucasian_corpus.txt")
+        with open(path, "w") as f:
+            for rows, flag in ((play, " play"), (embedded_cases() + worst_cases, "")):
+                for pid, dice, cauc, scope, jail in rows:
+                    f.write("%s %d %d %d %s %d%s\n" % (pid, dice[0], dice[1], cauc, scope, jail, flag))
+        rc, out = run_pico_script("bench_caucasian.py", [path], echo=False)
+    cases = [line for line in out.splitlines() if line.startswith("case ")]
+    slowest = sorted(cases, key=lambda line: -int(line.split("us=")[1].split()[0]))[:3]
+    print("slowest generations (unix MicroPython, us):")
+    for line in slowest:
+        print("  " + line)
+    print("\n".join(line for line in out.splitlines() if not line.startswith("case ")))
+    return rc
 
 
 if __name__ == "__main__":

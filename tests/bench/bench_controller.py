@@ -1,56 +1,34 @@
-"""`make bench`: the game controller against the budgets of issue 6.
+"""`make bench`: the whole app (tests/pico/bench_controller.py) under the unix MicroPython.
 
-Runs tests/pico/bench_controller.py (the very script a maker runs on the Pico
-with ``mpremote run``) under the WebAssembly MicroPython, three times, and
-keeps each figure's best run (other processes share the machine; the best run
-is the one least disturbed). Pico estimate = WASM x 20 (DEVELOPERS.md).
+The script a maker runs on the Pico runs here with the firmware compiled to
+.mpy exactly as ``pipboard deploy`` compiles it (tests/bench/mpy_host.py):
 
-Budgets (PASS/FAIL; exit 1 on any FAIL):
-
-* settled switch change -> next LED frame: worst <= 20 ms on the Pico estimate;
-* roll -> LEDs marking the movable checkers: worst <= 200 ms on the Pico estimate;
-* peak heap of the whole app during the worst turn, under MicroPython: <= 100 KB.
-
-Heap: the WASM port's collector does not give memory back, so ``gc.mem_alloc()``
-deltas count every allocation. The figure is (data of the app after boot) +
-(what the worst turn keeps: legal plays, step tables, marks) + (the most one
-event allocates), each an allocation count, so an upper bound of the live heap.
-The code itself (bytecode, ``code_bytes``) is reported apart: frozen into the
-firmware image (``manifest.py``) it stays in flash.
+* times: the script turns them into Pico estimates with the measured ratios
+  (tests/bench/README.md) and prints PASS/FAIL: settled switch change -> LED
+  frame 20 ms (limited frame included), roll -> marks 200 ms, DONE -> saved
+  200 ms;
+* heap (issue 10): the script, its worst turns included (the 2,226-play 1-1),
+  must run to the end with ``-X heapsize=240k`` (the unix port is 64-bit:
+  objects take about 1.5 x the Pico's bytes, so 240 KB here is about 160 KB
+  of the Pico's 241 KB free heap: a third left free at the worst moment).
+  The smallest heap that passes is bisected to 4 KB and printed.
 
 Also reported: the CPython speed of the whole simulated board (games/s).
 """
 
 import os
 import random
-import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host_tools")]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [HERE, os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host_tools")]
 
-PICO_SCRIPT = os.path.join(ROOT, "tests", "pico", "bench_controller.py")
-RUNNER = os.path.join(ROOT, "tests", "mp_run.mjs")
-PICO_FACTOR = 20
-RUNS = 3
-BUDGET_FRAME_MS = 20.0
-BUDGET_ROLL_MS = 200.0
-BUDGET_HEAP = 100 * 1024
+from mpy_host import passes, run_pico_script, smallest_heap  # noqa: E402
 
-
-def wasm_run():
-    proc = subprocess.run(["node", RUNNER, PICO_SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          check=False)
-    if proc.returncode != 0:
-        sys.stdout.write(proc.stdout + proc.stderr)
-        raise SystemExit("tests/pico/bench_controller.py failed under WASM MicroPython")
-    out = {}
-    for line in proc.stdout.splitlines():
-        if line.startswith("RESULT "):
-            _, name, value = line.split()
-            out[name] = float(value)
-    return out
+SCRIPT = "bench_controller.py"
+HEAP_BUDGET = 240 * 1024
 
 
 def sim_games_per_second(n=20):
@@ -65,41 +43,20 @@ def sim_games_per_second(n=20):
 
 
 def main():
-    best = {}
-    for _ in range(RUNS):
-        for name, value in wasm_run().items():
-            if name not in best or value < best[name]:
-                best[name] = value
-    fails = 0
-
-    def verdict(label, value, budget, unit):
-        nonlocal fails
-        ok = value <= budget
-        fails += 0 if ok else 1
-        print("  %-52s %10.1f %s  (budget %g %s)  %s" % (label, value, unit, budget, unit, "PASS" if ok else "FAIL"))
-
-    print("controller under WASM MicroPython (best of %d runs; Pico estimate = WASM x %d)" % (RUNS, PICO_FACTOR))
-    for name in ("frame", "roll", "done"):
-        print("  %-8s worst %.3f ms, mean %.3f ms WASM" % (name, best[name + "_worst_ms"], best[name + "_mean_ms"]))
-    verdict("settled switch change -> LED frame, worst, Pico est.", best["frame_worst_ms"] * PICO_FACTOR,
-            BUDGET_FRAME_MS, "ms")
-    print("  %-52s %10.1f ms" % ("  (mean, Pico est.)", best["frame_mean_ms"] * PICO_FACTOR))
-    print("  %-52s %10.1f ms" % ("  (worst lift before the quiet polls prepared it)", best["frame_cold_worst_ms"] * PICO_FACTOR))
-    verdict("roll -> movable checkers marked, worst, Pico est.", best["roll_worst_ms"] * PICO_FACTOR,
-            BUDGET_ROLL_MS, "ms")
-    print("  %-52s %10.1f ms" % ("DONE -> play committed and saved, worst, Pico est.",
-                                 best["done_worst_ms"] * PICO_FACTOR))
-    print("  heap: app data %d B + worst turn keeps %d B + one event allocates %d B" % (
-        best["app_data_bytes"], best["turn_structures_bytes"], best["event_alloc_bytes"]))
-    verdict("peak heap of the app during the worst turn", best["heap_peak_bytes"] / 1024, BUDGET_HEAP / 1024, "KB")
-    print("  %-52s %10.1f KB" % ("(code: bytecode of every module, frozen -> flash)", best["code_bytes"] / 1024))
-    print("  %-52s %10.1f KB" % ("(every byte the worst turn allocates, no GC)", best["whole_turn_alloc_bytes"] / 1024))
-    rate, stats = sim_games_per_second()
-    print("simulated board (CPython, the app on the driver twins): %.1f games/s (%d turns, %d power cuts)" % (
-        rate, stats["turns"], stats["resumed"]))
-    if fails:
-        raise SystemExit(1)
+    ok = passes(SCRIPT, HEAP_BUDGET)
+    low = smallest_heap(SCRIPT, step=4096, high=4 * 1024 * 1024)
+    # times in a heap like the board's (a collection sweeps the whole heap: a huge one would slow it)
+    rc, _ = run_pico_script(SCRIPT, heapsize=max(HEAP_BUDGET, (low or 0) * 5 // 4))
+    print("%s %s runs to the end with -X heapsize=%dk (the smallest heap that passes: %s)"
+          % ("PASS" if ok else "FAIL", SCRIPT, HEAP_BUDGET // 1024, "%dk" % (low // 1024) if low else "none"))
+    try:
+        rate, stats = sim_games_per_second()
+        print("simulated board (CPython, the app on the driver twins): %.1f games/s (%d turns, %d power cuts)"
+              % (rate, stats["turns"], stats["resumed"]))
+    except Exception as exc:  # the simulator is being rewritten; its speed is a figure, not a budget
+        print("simulated board: not measured (%s: %s)" % (type(exc).__name__, exc))
+    return 1 if rc or not ok else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """`make bench`: game record timings under the WebAssembly MicroPython, with Pico estimates.
 
 Runs tests/pico/bench_record.py (the same script a maker runs on the Pico) under WASM
-MicroPython and multiplies by 20 (DEVELOPERS.md). Budgets, on the Pico estimate:
+MicroPython and multiplies by the measured WASM ratio of generation (tests/bench/README.md). Budgets, on the Pico estimate:
 reading a whole 7-point match back after a power cut (frames, CRCs and the full
 rules replay) within 10 s of switching on, and on average at most 60 bytes of
 flash per turn of play. Prints PASS/FAIL; exits 1 on FAIL.
@@ -12,7 +12,10 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PICO_FACTOR = 20
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from pipbench import RATIOS  # noqa: E402  (the measured table, tests/bench/README.md)
+
+PICO_FACTOR = RATIOS["wasm"]["generation"]  # WASM MicroPython -> Pico, generation-like work
 RECOVERY_BUDGET_US = 10000000
 BYTES_PER_ACTION_BUDGET = 60
 

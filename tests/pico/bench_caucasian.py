@@ -1,67 +1,25 @@
-"""Caucasian / jail move generation timings and heap: one line per case,
-then ``worst_us=N median_us=M``.
+"""Caucasian / jail generation and ``Turn.steps``: one line per case, PASS/FAIL per budget.
 
-Runs unchanged on a real Pico (firmware deployed at the filesystem root):
+    mpremote run tests/pico/bench_caucasian.py [CORPUS]
 
-    mpremote run tests/pico/bench_caucasian.py
-
-and under the WebAssembly MicroPython for `make bench`
-(tests/bench/bench_caucasian.py runs it with a corpus file as its argument and
-multiplies by 20 for the Pico estimate). Each case is one ``caucasian.Turn``
-(the generator ``variants.make_turn`` picks when an opponent blot can be hit
-in scope before the last die): a Position ID, a roll and the options. The
-embedded cases are the ten costliest of a few hundred random hit situations
-(for the old generator) and ten ordinary ones. A case's time is the best of
-REPEATS batches, each generating again and again for at least BATCH_US after
-a collection, divided by the count, after one untimed pass over all cases;
-the clock is ``time.ticks_us`` on the Pico and the node process's CPU time
-under node (as tests/pico/bench_rules.py). ``heap`` is what one generation
-allocates (``gc.mem_alloc()`` delta with the collector disabled). Then
-``Turn.steps`` (what the board asks as checkers move): its first call at the
-start (per-turn set-up, made while the dice roll) and the slowest single call
-after one or two moves. Budgets (the backgammon generator's and steps', on the
-Pico): worst 150 ms, median 10 ms, 24 KB; steps 150 ms first, 20 ms later.
-
-Output::
-
-    case 0 AAAEtEmTAAAAAA 1-1 caucasian-board plays=155 us=... heap=... steps_first_us=... steps_us=...
-    clock=ticks_us cases=20 worst_heap=...
-    worst_us=N median_us=M
+On a Pico the figures are its own; on a host MicroPython ``pipbench`` turns
+them into Pico estimates (tests/bench/README.md). Each case is one
+``caucasian.Turn``: Position ID, roll, options (CORPUS: lines ``ID d1 d2
+caucasian scope jail [play]``, flags 0/1; ``play`` marks a turn met in
+self-play, over which the median is taken). Budgets on the Pico: worst 150 ms,
+median 10 ms, 24 KB heap per generation; ``steps`` 150 ms for the first call
+of a turn (set-up, made while the dice roll), 20 ms for a call part-way.
 """
 
-import gc
 import sys
-import time
 
-from pipcore import caucasian
+from pipbench import best_us, check_bytes, check_ms, finish, heap_of, now_us, since_us
+from pipcore.caucasian import Turn
 from pipcore.position import decode_position_id
 from pipcore.rules import apply_move
 
-REPEATS = 2
-BATCH_US = 2000
-
-try:  # node: CPU microseconds of this process (immune to other jobs on the host)
-    import js
-
-    _cpu_usage = js.process.cpuUsage
-
-    def now_us():
-        u = _cpu_usage()
-        return int(u.user + u.system)
-
-    def since_us(t0):
-        return now_us() - t0
-
-    CLOCK = "node-cpu"
-except (ImportError, AttributeError):  # the Pico (and any port without js)
-    now_us = time.ticks_us
-
-    def since_us(t0):
-        return time.ticks_diff(time.ticks_us(), t0)
-
-    CLOCK = "ticks_us"
-
-# (Position ID, dice, caucasian, scope, jail)
+# (Position ID, dice, caucasian, scope, jail): the costliest of a few hundred
+# random hit situations and ten ordinary ones
 CASES = [
     ("AAAEtEmTAAAAAA", (1, 1), True, "board", False),
     ("AAAQiLn1DAAAAA", (1, 1), True, "home", False),
@@ -87,92 +45,70 @@ CASES = [
 
 
 def load(path):
-    """Cases from a file of ``ID d1 d2 caucasian scope jail`` lines (0/1 for the flags)."""
     out = []
     with open(path) as f:
         for line in f:
-            parts = line.split()
-            if len(parts) == 6:
-                out.append((parts[0], (int(parts[1]), int(parts[2])), parts[3] == "1", parts[4], parts[5] == "1"))
+            p = line.split()
+            if len(p) >= 6:
+                out.append((p[0], (int(p[1]), int(p[2])), p[3] == "1", p[4], p[5] == "1", len(p) > 6))
     return out
 
 
-def _steps_us(turn, position):
+def one_call_us(turn, pos):
+    """Best of three single ``steps`` calls (one call is short: best of a few)."""
     best = -1
     for _ in range(3):
-        gc.collect()
         t0 = now_us()
-        turn.steps(position)
+        turn.steps(pos)
         us = since_us(t0)
         if best < 0 or us < best:
             best = us
     return best
 
 
-def measure(pos, dice, opts):
-    """(best time in us, heap bytes, plays) of one generation."""
-    best = -1
-    for _ in range(REPEATS):
-        gc.collect()
-        count = 0
-        t0 = now_us()
-        elapsed = 0
-        while elapsed < BATCH_US:
-            caucasian.Turn(pos, dice, **opts)
-            count += 1
-            elapsed = since_us(t0)
-        us = elapsed // count
-        if best < 0 or us < best:
-            best = us
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    turn = caucasian.Turn(pos, dice, **opts)
-    heap = gc.mem_alloc() - before
-    gc.enable()
-    # the board's questions: steps at the start (first call: per-turn set-up),
-    # then after each first move and one more; each the best of three tries
-    # after a collection (one call is short: a collection or the engine's
-    # tiering inside it would be timed with it)
-    first = -1
-    for _ in range(3):
-        fresh = caucasian.Turn(pos, dice, **opts)
-        gc.collect()
-        t0 = now_us()
-        fresh.steps(pos)
-        us = since_us(t0)
-        if first < 0 or us < first:
-            first = us
-    later = 0
-    for s, t, _ in turn.steps(pos) or ():
-        p1 = pos.copy()
-        apply_move(p1, s, t)
-        later = max(later, _steps_us(turn, p1))
-        nxt = turn.steps(p1)
-        if nxt:
-            s, t, _ = nxt[-1]
-            apply_move(p1, s, t)
-            later = max(later, _steps_us(turn, p1))
-    return best, heap, len(turn.plays), first, later
+def first_us(args):
+    pos, dice, c, sc, j = args
+    fresh = Turn(pos, dice, c, sc, j)
+    t0 = now_us()
+    fresh.steps(pos)
+    return since_us(t0)
 
 
 def main(cases):
-    for pid, dice, cauc, scope, jail in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
-        caucasian.Turn(decode_position_id(pid), dice, caucasian=cauc, scope=scope, jail=jail)
-    times = []
-    worst_heap = 0
+    played = []
+    worst = heap = first = later = 0
+    for case in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
+        Turn(decode_position_id(case[0]), *case[1:5])
     for i in range(len(cases)):
-        pid, dice, cauc, scope, jail = cases[i]
-        opts = {"caucasian": cauc, "scope": scope, "jail": jail}
-        us, heap, plays, first, later = measure(decode_position_id(pid), dice, opts)
-        times.append(us)
-        worst_heap = max(worst_heap, heap)
-        print("case %d %s %d-%d %s%s%s plays=%d us=%d heap=%d steps_first_us=%d steps_us=%d"
-              % (i, pid, dice[0], dice[1], "caucasian-" if cauc else "", scope if cauc else "", "+jail" if jail else "",
-                 plays, us, heap, first, later))
-    times.sort()
-    print("clock=%s cases=%d worst_heap=%d" % (CLOCK, len(times), worst_heap))
-    print("worst_us=%d median_us=%d" % (times[-1], times[len(times) // 2]))
+        pid, dice, c, sc, j = cases[i][:5]
+        pos = decode_position_id(pid)
+        args = (pos, dice, c, sc, j)
+        us = best_us(lambda a: Turn(*a), args)
+        h = heap_of(lambda a: Turn(*a), args)
+        turn = Turn(*args)
+        f = min(first_us(args), first_us(args), first_us(args))
+        lat = 0
+        for s, t, _ in turn.steps(pos) or ():  # after each first move, and one more
+            p1 = pos.copy()
+            apply_move(p1, s, t)
+            lat = max(lat, one_call_us(turn, p1))
+            nxt = turn.steps(p1)
+            if nxt:
+                apply_move(p1, nxt[-1][0], nxt[-1][1])
+                lat = max(lat, one_call_us(turn, p1))
+        if len(cases[i]) > 5 and cases[i][5]:
+            played.append(us)
+        worst, heap, first, later = max(worst, us), max(heap, h), max(first, f), max(later, lat)
+        print("case %d %s %d-%d %d%s%d plays=%d us=%d heap=%d steps_first_us=%d steps_us=%d"
+              % (i, pid, dice[0], dice[1], c, sc, j, len(turn.plays), us, h, f, lat))
+    check_ms("caucasian worst", worst, "generation", 150)
+    if played:
+        played.sort()
+        check_ms("caucasian median of %d self-play turns" % len(played), played[len(played) // 2], "generation", 10)
+    check_bytes("caucasian heap per generation", heap, 24 * 1024)
+    check_ms("caucasian steps, first call", first, "search", 150)
+    check_ms("caucasian steps, part-way", later, "search", 20)
+    finish()
 
 
 main(load(sys.argv[1]) if len(sys.argv) > 1 else CASES)

@@ -1,62 +1,19 @@
-"""Legal-play generation timings: one line per case, then ``worst_us=N median_us=M``.
+"""Legal-play generation (``pipcore.rules.Turn``): one line per case, PASS/FAIL per budget.
 
-Runs unchanged on a real Pico with the firmware deployed at the filesystem root:
+    mpremote run tests/pico/bench_rules.py [CORPUS]
 
-    mpremote run tests/pico/bench_rules.py
-
-and under the WebAssembly MicroPython for ``make bench`` (tests/bench/bench_rules.py
-runs it, once as it is and once with a corpus file as its argument, and
-multiplies WASM times by 20 for the Pico estimate).
-
-Each case is a Position ID (the player on roll moves) and a roll. Its time is
-the best of REPEATS batches, each generating the plays (``pipcore.rules.Turn``)
-again and again for at least BATCH_US after a collection, divided by the
-count (on the Pico a slow case is a batch of one), after one untimed pass
-over all cases. The clock is ``time.ticks_us`` on the Pico; under node (the
-WebAssembly port, whose ticks only move in whole milliseconds and count wall
-time on a shared host) it is the node process's CPU time, probed through
-the ``js`` module; ``heap`` is what one generation
-allocates (``gc.mem_alloc()`` delta with the collector disabled), the Turn
-and its list of plays included. Budgets (issue 2, on the Pico): worst case
-150 ms, median 10 ms, 24 KB heap per generation.
-
-Output, one line per case, then two summary lines::
-
-    case 24 IAKI6H+klFJKKQ 1-1 plays=2226 us=... heap=...
-    clock=ticks_us cases=35 total_us=... worst_heap=...
-    worst_us=N median_us=M
+CORPUS: lines ``ID d1 d2`` (tests/bench/bench_rules.py writes its full corpus).
+A case's time is the best of three batches of generations; ``heap`` what one
+generation allocates, the Turn and its plays included. On a host MicroPython
+``pipbench`` turns the figures into Pico estimates. Budgets on the Pico:
+worst 150 ms, median 10 ms, 24 KB per generation.
 """
 
-import gc
 import sys
-import time
 
+from pipbench import best_us, check_bytes, check_ms, finish, heap_of
 from pipcore.position import Position
 from pipcore.rules import Turn
-
-REPEATS = 3
-BATCH_US = 2000
-
-try:  # node: CPU microseconds of this process (immune to other jobs on the host)
-    import js
-
-    _cpu_usage = js.process.cpuUsage
-
-    def now_us():
-        u = _cpu_usage()
-        return int(u.user + u.system)
-
-    def since_us(t0):
-        return now_us() - t0
-
-    CLOCK = "node-cpu"
-except (ImportError, AttributeError):  # the Pico (and any port without js)
-    now_us = time.ticks_us
-
-    def since_us(t0):
-        return time.ticks_diff(time.ticks_us(), t0)
-
-    CLOCK = "ticks_us"
 
 # Position ID, dice: seeded self-play, bar entries, bear-offs, closed boards,
 # primes, forced dice, and the slowest spread-out positions we could build
@@ -101,57 +58,38 @@ CASES = (
 
 
 def load(path):
-    """Cases from a file of ``ID d1 d2`` lines (the bench's full corpus)."""
     out = []
     with open(path) as f:
         for line in f:
-            parts = line.split()
-            if len(parts) == 3:
-                out.append((parts[0], int(parts[1]), int(parts[2])))
+            p = line.split()
+            if len(p) == 3:
+                out.append((p[0], int(p[1]), int(p[2])))
     return out
 
 
-def measure(position, dice):
-    """(best time in us, heap bytes, plays) of generating the plays of one roll."""
-    best = -1
-    for _ in range(REPEATS):
-        gc.collect()
-        count = 0
-        t0 = now_us()
-        elapsed = 0
-        while elapsed < BATCH_US:
-            Turn(position, dice)
-            count += 1
-            elapsed = since_us(t0)
-        us = elapsed // count
-        if best < 0 or us < best:
-            best = us
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    turn = Turn(position, dice)
-    heap = gc.mem_alloc() - before
-    gc.enable()
-    return best, heap, len(turn.plays)
+def gen(args):
+    return Turn(args[0], args[1])
 
 
 def main(cases):
-    for position_id, a, b in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
-        Turn(Position.from_id(position_id), (a, b))
+    for pid, a, b in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
+        Turn(Position.from_id(pid), (a, b))
     times = []
     worst_heap = 0
-    total = 0
     for i in range(len(cases)):
-        position_id, a, b = cases[i]
-        us, heap, plays = measure(Position.from_id(position_id), (a, b))
+        pid, a, b = cases[i]
+        args = (Position.from_id(pid), (a, b))
+        us = best_us(gen, args)
+        heap = heap_of(gen, args)
         times.append(us)
-        total += us
-        if heap > worst_heap:
-            worst_heap = heap
-        print("case %d %s %d-%d plays=%d us=%d heap=%d" % (i, position_id, a, b, plays, us, heap))
+        worst_heap = max(worst_heap, heap)
+        print("case %d %s %d-%d plays=%d us=%d heap=%d" % (i, pid, a, b, len(gen(args).plays), us, heap))
     times.sort()
-    print("clock=%s cases=%d total_us=%d worst_heap=%d" % (CLOCK, len(times), total, worst_heap))
-    print("worst_us=%d median_us=%d" % (times[-1], times[len(times) // 2]))
+    print("cases=%d worst_us=%d median_us=%d" % (len(times), times[-1], times[len(times) // 2]))
+    check_ms("rules worst", times[-1], "generation", 150)
+    check_ms("rules median", times[len(times) // 2], "generation", 10)
+    check_bytes("rules heap per generation", worst_heap, 24 * 1024)
+    finish()
 
 
 main(load(sys.argv[1]) if len(sys.argv) > 1 else CASES)

@@ -1,37 +1,19 @@
-"""Timing of Turn.steps / Turn.is_complete, the board controller's question
-"which single moves are still legal now?" asked each time a checker is lifted.
-
-Runs unchanged on a real Pico (firmware deployed at the filesystem root):
+"""``Turn.steps`` + ``Turn.is_complete``: the board's question "which single moves
+are still legal now?", asked each time a checker is lifted. PASS/FAIL per budget.
 
     mpremote run tests/pico/bench_steps.py
 
-and under the WebAssembly MicroPython for `make bench` (tests/bench/bench_steps.py
-runs it and multiplies by 20 for the Pico estimate). For each case (Position ID
-and dice; the first 13 are the slowest found in a search over 17,000 rolls, the
-rest come from seeded random games) it times the first call at the start of the
-turn (which sets up the per-turn data) and then every position part-way through
-a spread of legal plays, in the order generated and reversed. Prints one line
-per case and a final line
-``worst_first_us=A worst_step_us=B median_step_us=C max_heap_bytes=D``.
+For each case (Position ID and dice; the first 13 are the slowest of a search
+over 17,000 rolls, the rest from seeded random games): the first call of the
+turn (per-turn set-up, made while the dice roll) and every position part-way
+through a spread of legal plays, both orders. Budgets on the Pico: 20 ms per
+call part-way, 150 ms for the first call.
 """
 
-import gc
-import time
-
-try:
-    from time import ticks_diff, ticks_us
-except ImportError:  # CPython, for the ratio printed by tests/bench/bench_steps.py
-
-    def ticks_us():
-        return int(time.perf_counter() * 1000000)
-
-    def ticks_diff(new, old):
-        return new - old
-
+from pipbench import best_us, check_bytes, check_ms, finish, heap_of
 from pipcore.position import Position
 from pipcore.rules import Turn, apply_move
 
-REPEAT = 25
 CASES = [
     ('gAcPwDtQlaioKg', 1, 1),
     ('9wAeADxKpRKVCg', 1, 1),
@@ -136,26 +118,14 @@ CASES = [
 ]
 
 
-def per_call_us(func, arg):
-    """Best of two runs of REPEAT calls (the host is shared: the minimum is the cost)."""
-    best = None
-    for _ in range(2):
-        t0 = ticks_us()
-        for _ in range(REPEAT):
-            func(arg)
-        us = ticks_diff(ticks_us(), t0) / REPEAT
-        best = us if best is None else min(best, us)
-    return best
-
 
 def path_positions(turn):
     """Positions part-way through (and at the end of) a spread of legal plays."""
     out = []
     plays = turn.plays
-    stride = max(1, len(plays) // 6)
-    for code in plays[::stride]:
+    for code in plays[::max(1, len(plays) // 6)]:
         moves = turn.moves(code)
-        for order in (moves, list(reversed(moves))):
+        for order in (moves, moves[::-1]):
             pos = turn.position.copy()
             for s, t, _ in order:
                 if not pos.me[s]:
@@ -165,48 +135,40 @@ def path_positions(turn):
     return out
 
 
-def heap_of(func, arg):
-    if not hasattr(gc, "mem_alloc"):
-        return 0
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    func(arg)
-    used = gc.mem_alloc() - before
-    gc.enable()
-    return used
+def ask(args):
+    turn, pos = args
+    turn.steps(pos)
+    turn.is_complete(pos)
+
+
+def first(turn):
+    turn._steps_index = None  # drop the per-turn data: time the set-up too
+    ask((turn, turn.position))
 
 
 def main():
-    worst_first = 0
-    worst_step = 0
-    max_heap = 0
-    all_steps = []
-    for n, (pid, a, b) in enumerate(CASES):
+    worst_first = worst_step = heap = 0
+    times = []
+    for n in range(len(CASES)):
+        pid, a, b = CASES[n]
         turn = Turn(Position.from_id(pid), (a, b))
-        start = turn.position
-
-        def fresh_first(pos, turn=turn):
-            turn._steps_index = None  # drop the per-turn data: time the set-up too
-            turn.steps(pos)
-            turn.is_complete(pos)
-
-        first = per_call_us(fresh_first, start)
-        turn.steps(start)
-        turn.is_complete(start)
+        f = best_us(first, turn, 500)
         worst = 0
         for pos in path_positions(turn):
-            us = per_call_us(turn.steps, pos) + per_call_us(turn.is_complete, pos)
-            all_steps.append(us)
+            us = best_us(ask, (turn, pos), 500)
+            times.append(us)
             worst = max(worst, us)
-            max_heap = max(max_heap, heap_of(turn.steps, pos))
-        worst_first = max(worst_first, first)
+            heap = max(heap, heap_of(ask, (turn, pos)))
+        worst_first = max(worst_first, f)
         worst_step = max(worst_step, worst)
-        print("case %d %s %d-%d plays=%d first_us=%d worst_step_us=%d" % (n, pid, a, b, len(turn.plays), first, worst))
-    all_steps.sort()
-    median = all_steps[len(all_steps) // 2]
+        print("case %d %s %d-%d plays=%d first_us=%d worst_step_us=%d" % (n, pid, a, b, len(turn.plays), f, worst))
+    times.sort()
     print("worst_first_us=%d worst_step_us=%d median_step_us=%d max_heap_bytes=%d"
-          % (worst_first, worst_step, median, max_heap))
+          % (worst_first, worst_step, times[len(times) // 2], heap))
+    check_ms("steps, a call part-way", worst_step, "search", 20)
+    check_ms("steps, first call of a turn", worst_first, "search", 150)
+    check_bytes("steps heap per call", heap, 4096)
+    finish()
 
 
 main()
