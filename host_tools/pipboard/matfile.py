@@ -9,8 +9,9 @@ What the format cannot say (see docs/mat-format.md for the full list):
 the options (we add ``; [Pipboard ...]`` comment lines, which other programs
 ignore), automatic doubles, the arithmetic cube, ``noGammonsWithCube``,
 opening rolls that were ties (or, with ``openingReroll``, the opening roll),
-and names with spaces or colons (gnubg turns spaces into underscores; we do
-the same on export).
+and names with colons or runs of spaces (written in a ``; [Player N ...]``
+comment). The header lines of an imported file (gnubg's ``; [Event ...]`` and
+the rest) are kept in the record and written back as they were.
 """
 
 import re
