@@ -25,11 +25,10 @@ and line.
 
 import json
 import os
+import re
 
 import pytest
 from gnubg_replay import expected_from_record, gnubg_available, gnubg_read, gnubg_view
-import re
-
 from pipboard.matfile import MatImportError, export_mat, import_mat
 from pipcore.cube import BEAVER, DROP, RACCOON, TAKE
 from pipcore.record import read_record, replay

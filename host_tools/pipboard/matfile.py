@@ -297,8 +297,7 @@ def _parse(text):
     """``parse_mat`` plus the header lines before the match line (as ``header_lines`` of a record)."""
     if not isinstance(text, str):
         raise MatImportError("a .mat file is text")
-    if text.startswith("\ufeff"):
-        text = text[1:]  # XG starts its files with a UTF-8 byte order mark
+    text = text.removeprefix("\ufeff")  # XG starts its files with a UTF-8 byte order mark
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header_lines = []
     length = None
