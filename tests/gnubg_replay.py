@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
-from pipcore.match import Referee
+from pipcore.match import PLAY, Referee
 from pipcore.position import Position
 from pipcore.record import apply_entry
 from pipcore.rules import apply_move
@@ -112,6 +112,9 @@ def expected_from_record(record):
         elif kind == "cube":
             game["actions"].append({"player": _SIDE[entry[1]], "action": _CUBE_NAMES[entry[2]]})
         elif kind == "resign":
+            if ref.phase == PLAY:
+                # rolled, then resigned: gnubg keeps the roll as a "set dice" record
+                game["actions"].append({"player": _SIDE[ref.turn], "action": "set"})
             game["actions"].append({"player": _SIDE[entry[1]], "action": "resign"})
         apply_entry(ref, entry)
         if ref.game_over() and "winner" not in game:

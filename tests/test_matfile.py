@@ -22,6 +22,7 @@ from pipboard.matfile import (
     import_mat,
     parse_mat,
 )
+from pipcore.cube import BEAVER, OFFER, TAKE
 from pipcore.record import read_record
 from random_match import random_match
 
@@ -262,14 +263,19 @@ def test_damaged_records_and_mat_files_never_crash():
             pass
     for _ in range(200):
         # well-framed entries with nonsense inside
-        body = bytes([rng.choice(b"HNOGIRMCSE")]) + bytes(rng.randrange(256) for _ in range(rng.randint(0, 11)))
+        body = bytes([rng.choice(b"HNOGIRMCSET")]) + bytes(rng.randrange(256) for _ in range(rng.randint(0, 11)))
         try:
             record = read_record(data[:60] + frame(body) + data[60:])
             replay(record)
             export_mat(record)
         except (RecordError, MatExportError):
             pass
-    with open(os.path.join(os.path.dirname(__file__), "fixtures", "gnubg", "match5.mat")) as f:
+    for name, options in (("match5.mat", None), ("beavers.mat", {"beavers": True, "jacoby": True})):
+        _damage_mat(rng, name, options)
+
+
+def _damage_mat(rng, name, options):
+    with open(os.path.join(os.path.dirname(__file__), "fixtures", "gnubg", name)) as f:
         lines = f.read().split("\n")
     for _ in range(150):
         damaged = list(lines)
@@ -287,6 +293,53 @@ def test_damaged_records_and_mat_files_never_crash():
             else:
                 damaged[k] = line[:rng.randrange(len(line) + 1)]
         try:
-            import_mat("\n".join(damaged))
+            import_mat("\n".join(damaged), options)
         except MatImportError:
             pass
+
+
+BEAVER_CHAIN = """; [Site "Club"]
+; [Event "Winter League"]
+
+; kept byte for byte\t
+ 0 point match
+
+ Game 1
+ Carla Ruiz : 0                 Bob Smith : 0
+  1)                             21: 13/11 24/23
+  2)  Doubles => 2                Beavers => 4
+  3) 52: 13/8 24/22              63: 8/5 11/5
+"""
+
+
+def test_beaver_chain_without_the_take_that_closes_it():
+    # gnubg writes no "Takes" after "Beavers => 4": the doubler simply rolls
+    data, ref = import_mat(BEAVER_CHAIN, {"beavers": True})
+    record = read_record(data)
+    assert record.players == ["Carla Ruiz", "Bob Smith"]
+    assert [e for e in record.entries if e[0] == "cube"] == [("cube", 0, OFFER), ("cube", 1, BEAVER), ("cube", 0, TAKE)]
+    assert ref.cube.value == 4 and ref.cube.owner == 1
+    assert record.header_lines == ['; [Site "Club"]', '; [Event "Winter League"]', "", "; kept byte for byte\t"]
+    text = export_mat(record)
+    assert text.startswith(BEAVER_CHAIN.split(" Game 1")[0].rstrip("\n") + "\n")
+    assert import_mat(text)[0] == data
+    # a plain double is not closed by a roll: that is an error naming game, move and line
+    msg = bad(BEAVER_CHAIN.replace("Beavers => 4", "             "), beavers=True)
+    assert "game 1, move 3 (line 11: '52: 13/8 24/22')" in msg and "cube answer" in msg
+
+
+def test_roll_without_a_play_needs_a_resignation():
+    text = GOOD.replace("  3)  Doubles => 2                Drops\n      Wins 1 point\n",
+                        "  3) 43:                         Wins 1 point\n")
+    data, ref = import_mat(text)
+    assert ref.result.resigned and ref.result.winner == 1 and read_record(data).entries[-3][0] == "roll"
+    assert import_mat(export_mat(read_record(data)))[0] == data
+    msg = bad(GOOD.replace("  3)  Doubles => 2                Drops\n      Wins 1 point\n", "  3) 43:\n"))
+    assert "game 1, move 3 (line 7: '43:')" in msg and "no resignation" in msg
+
+
+def test_names_with_spaces_are_written_as_gnubg_writes_them():
+    from pipboard.matfile import mat_name
+
+    assert mat_name("  Carla   Ruiz ") == "Carla Ruiz"
+    assert mat_name("A: B") == "A_ B" and mat_name("Joe,1500") == "Joe_1500" and mat_name("") == "Player"

@@ -18,6 +18,11 @@ Entry types and bodies (players are 0 and 1):
     N  player name(utf-8)             a player's name
     O  "name=value"                   an option (RULES.md 0.4 name): matchLength and
                                       every option that differs from its default
+    T  more text(utf-8)               a line of the match's header as an imported file
+                                      gave it (gnubg's "; [Event ...]", comments, blank
+                                      lines), kept so export writes it back byte for byte;
+                                      more=1 continues the line before (lines longer
+                                      than one entry)
     G  -                              a game starts
     I  die0 die1                      one opening roll (ties give several)
     R  player d1 d2                   a roll
@@ -25,6 +30,10 @@ Entry types and bodies (players are 0 and 1):
     C  player action                  a cube action (pipcore.cube OFFER..RACCOON)
     S  player kind                    a resignation (1 single, 2 gammon, 3 backgammon)
     E  winner kind points(2 bytes)    the result of a game (kind 0: double dropped)
+
+Versions: 1 has no T entries; a record with header lines is written as
+version 2 (so an older reader refuses it by its version, not by an unknown
+entry). This reader reads both.
 
 Nothing here opens files: the caller passes bytes, or a stream to write to.
 """
@@ -34,12 +43,14 @@ from pipcore.match import Referee
 from pipcore.options import ConfigError, make_options
 
 MAGIC = b"PIPREC"
-VERSION = 1
+VERSION = 1  # without header lines
+VERSION_HEADER_LINES = 2  # with T entries
+_TEXT_CHUNK = 240  # bytes of text in one T entry
 
 ENTRY_NAMES = {
     ord("H"): "header", ord("N"): "player name", ord("O"): "option", ord("G"): "game start",
     ord("I"): "opening roll", ord("R"): "roll", ord("M"): "play", ord("C"): "cube action",
-    ord("S"): "resignation", ord("E"): "game result",
+    ord("S"): "resignation", ord("E"): "game result", ord("T"): "header line",
 }
 
 
@@ -94,9 +105,10 @@ class RecordWriter:
     called if the stream has one, so a power cut loses at most that entry.
     """
 
-    def __init__(self, stream, variant="backgammon"):
+    def __init__(self, stream, variant="backgammon", header_lines=None):
         self.stream = stream
         self.variant = variant
+        self.header_lines = list(header_lines or ())
 
     def _put(self, body):
         self.stream.write(frame(body))
@@ -105,7 +117,8 @@ class RecordWriter:
             flush()
 
     def header(self, players, options):
-        self._put(b"H" + MAGIC + bytes((VERSION,)) + self.variant.encode())
+        version = VERSION_HEADER_LINES if self.header_lines else VERSION
+        self._put(b"H" + MAGIC + bytes((version,)) + self.variant.encode())
         for i in (0, 1):
             name = players[i].encode()[:120]
             self._put(b"N" + bytes((i,)) + name)
@@ -114,6 +127,10 @@ class RecordWriter:
         for name in sorted(options):
             if name == "matchLength" or options[name] != defaults.get(name):
                 self._put(b"O" + _option_text(name, options[name]).encode())
+        for line in self.header_lines:
+            chunks = _text_chunks(line)
+            for k in range(len(chunks)):
+                self._put(bytes((ord("T"), 1 if k else 0)) + chunks[k])
 
     def new_game(self):
         self._put(b"G")
@@ -141,16 +158,34 @@ class RecordWriter:
         self._put(bytes((ord("E"), winner, kind, points >> 8 & 0xFF, points & 0xFF)))
 
 
+def _text_chunks(text):
+    """``text`` as UTF-8 pieces of at most _TEXT_CHUNK bytes, never splitting a character."""
+    out = []
+    piece = b""
+    for ch in text:
+        b = ch.encode()
+        if len(piece) + len(b) > _TEXT_CHUNK:
+            out.append(piece)
+            piece = b""
+        piece += b
+    out.append(piece)
+    return out
+
+
 class Record:
     """A decoded record: players, options and the entries of every game.
 
     ``entries`` lists tuples such as ``("roll", player, d1, d2)``;
     ``offsets`` the byte offset of each; ``torn`` is True when a damaged
-    last entry was dropped, ``length`` the bytes read up to the last good entry.
+    last entry was dropped, ``length`` the bytes read up to the last good entry;
+    ``header_lines`` the header of an imported file (T entries), ``version``
+    the record version.
     """
 
     def __init__(self):
         self.variant = "backgammon"
+        self.version = VERSION
+        self.header_lines = []
         self.players = ["Player 1", "Player 2"]
         self.options = None
         self.entries = []
@@ -223,6 +258,14 @@ def read_record(data):
             if index:
                 raise RecordError("%s: a second header inside the record" % _entry_label(index, pos))
             rec.variant = entry[1]
+            rec.version = entry[2]
+        elif entry[0] == "header line":
+            if rec.entries:
+                raise RecordError("%s: a header line after the first game started" % _entry_label(index, pos))
+            if entry[1] and rec.header_lines:
+                rec.header_lines[-1] += entry[2]
+            else:
+                rec.header_lines.append(entry[2])
         elif entry[0] == "name":
             rec.players[entry[1]] = entry[2]
         elif entry[0] == "option":
@@ -260,6 +303,8 @@ def _decode_body(body, index, pos):
         raise RecordError("%s has an unknown type %r" % (_entry_label(index, pos), chr(kind)))
     size = len(body) - 1
     fixed = {"G": 0, "I": 2, "R": 3, "C": 2, "S": 2, "E": 4}
+    if size < 1 and chr(kind) in "HNT":
+        raise RecordError("%s: an empty %s entry" % (_entry_label(index, pos), name))
     ch = chr(kind)
     if ch in fixed and size != fixed[ch]:
         raise RecordError("%s: a %s entry has %d bytes, not %d" % (_entry_label(index, pos), name, size, fixed[ch]))
@@ -267,9 +312,14 @@ def _decode_body(body, index, pos):
         if ch == "H":
             if body[1:7] != MAGIC:
                 raise RecordError("not a Pipboard record (bad magic)")
-            if body[7] != VERSION:
-                raise RecordError("record version %d is not supported (this reads %d)" % (body[7], VERSION))
-            return ("header", body[8:].decode())
+            if body[7] not in (VERSION, VERSION_HEADER_LINES):
+                raise RecordError("record version %d is not supported (this reads %d and %d)"
+                                  % (body[7], VERSION, VERSION_HEADER_LINES))
+            return ("header", body[8:].decode(), body[7])
+        if ch == "T":
+            if body[1] > 1:
+                raise RecordError("%s: a header line entry with flag %d" % (_entry_label(index, pos), body[1]))
+            return ("header line", body[1], body[2:].decode())
         if ch == "N":
             if body[1] > 1:
                 raise RecordError("%s: player %d does not exist" % (_entry_label(index, pos), body[1]))

@@ -9,13 +9,14 @@ What the format cannot say (see docs/mat-format.md for the full list):
 the options (we add ``; [Pipboard ...]`` comment lines, which other programs
 ignore), automatic doubles, the arithmetic cube, ``noGammonsWithCube``,
 opening rolls that were ties (or, with ``openingReroll``, the opening roll),
-and names with spaces or colons (gnubg turns spaces into underscores; we do
-the same on export).
+and names with colons or runs of spaces (written in a ``; [Player N ...]``
+comment). The header lines of an imported file (gnubg's ``; [Event ...]`` and
+the rest) are kept in the record and written back as they were.
 """
 
 import re
 
-from pipcore.cube import BEAVER, BEAVERED, DROP, OFFER, OFFERED, RACCOON, TAKE, CubeError
+from pipcore.cube import BEAVER, BEAVERED, DROP, OFFER, OFFERED, RACCOON, RACCOONED, TAKE, CubeError
 from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, PLAY, Referee
 from pipcore.notation import NotationError, parse_play
 from pipcore.options import ConfigError, make_options
@@ -24,6 +25,7 @@ from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entr
 LEFT_WIDTH = 28  # gnubg pads the left column to this width
 _OPTIONS_TAG = "; [Pipboard options "
 _OPENING_TAG = "; [Pipboard opening "
+_DEFAULT_HEADER = ['; [Site "Pipboard"]', ""]
 
 
 class MatExportError(ValueError):
@@ -38,9 +40,14 @@ class MatImportError(ValueError):
 # export
 # ---------------------------------------------------------------------------
 def mat_name(name):
-    """A player name as the .mat header can carry it (no spaces, no colons)."""
-    out = re.sub(r"[\s:]+", "_", name.strip()) or "Player"
-    return out[:31]
+    """A player name as the .mat game header can carry it: single spaces, no colons.
+
+    gnubg 1.07 writes and reads names with spaces ("Carla Ruiz : 0"); a
+    colon would end the name, and a comma before digits reads as a rating.
+    """
+    out = re.sub(r"\s+", " ", name.replace(":", "_")).strip()
+    out = re.sub(r",(?=\s*\d)", "_", out)
+    return out[:31].strip() or "Player"
 
 
 def _points_text(n):
@@ -123,13 +130,16 @@ def export_mat(record):
             value = opts[name]
             non_default.append("%s=%s" % (name, ("on" if value else "off") if value in (True, False) and
                                           type(value) is bool else value))
-    out.append("; [Site \"Pipboard\"]")
-    out.append("; [Player 1 \"%s\"]" % record.players[0].replace('"', "'"))
-    out.append("; [Player 2 \"%s\"]" % record.players[1].replace('"', "'"))
+    # the header: an imported file's own lines as it gave them, else ours
+    out.extend(record.header_lines or _DEFAULT_HEADER)
+    out.append(" %d point match" % opts["matchLength"])
+    # our tags come after the match line: gnubg skips lines there (before it,
+    # it would add them to the match comment)
+    for k in (0, 1):
+        if names[k] != record.players[k]:
+            out.append("; [Player %d \"%s\"]" % (k + 1, record.players[k].replace('"', "'")))
     if non_default:
         out.append(_OPTIONS_TAG + "\"%s\"]" % " ".join(non_default))
-    out.append("")
-    out.append(" %d point match" % opts["matchLength"])
     out.append("")
     ref = Referee(opts, record.players)
     lines = None
@@ -175,6 +185,9 @@ def export_mat(record):
                 # gnubg ends a cell with a space, except after four moves
                 text = " ".join(words) if len(words) == 4 else "".join(w + " " for w in words)
                 lines.add(player, "%d%d: %s" % (dice[0], dice[1], text))
+            elif kind == "resign" and ref.phase == PLAY:
+                # rolled, then resigned: gnubg writes the dice alone ("43: ") before the "Wins" line
+                lines.add(ref.turn, "%d%d: " % rolled)
             elif kind == "cube":
                 player, action = entry[1], entry[2]
                 if action in (OFFER, BEAVER, RACCOON):
@@ -277,7 +290,16 @@ def parse_mat(text):
     """
     if not isinstance(text, str):
         raise MatImportError("a .mat file is text")
+    return _parse(text)[:3]
+
+
+def _parse(text):
+    """``parse_mat`` plus the header lines before the match line (as ``header_lines`` of a record)."""
+    if not isinstance(text, str):
+        raise MatImportError("a .mat file is text")
+    text = text.removeprefix("\ufeff")  # XG starts its files with a UTF-8 byte order mark
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header_lines = []
     length = None
     option_text = None
     games = []
@@ -289,6 +311,8 @@ def parse_mat(text):
         line = lines[i]
         i += 1
         stripped = line.strip()
+        if length is None and not _MATCH_RE.match(line) and not stripped.startswith("; [Pipboard "):
+            header_lines.append(line)
         if stripped.startswith(_OPTIONS_TAG.strip()):
             m = re.search(r'"([^"]*)"', stripped)
             option_text = m.group(1) if m else ""
@@ -362,7 +386,10 @@ def parse_mat(text):
         for g in games:
             if tuple(g["names"]) == tuple(games[0]["names"]):
                 g["names"] = tuple(names)
-    return length, games, option_text
+    # our own export's header (with or without the player tags of older exports) is no metadata
+    if [h for h in header_lines if not re.match(r'^;\s*\[Player [12] "', h.strip())] == _DEFAULT_HEADER:
+        header_lines = []
+    return length, games, option_text, header_lines
 
 
 def _options_from(length, option_text, overrides):
@@ -403,13 +430,13 @@ def import_mat(text, options=None, players=None):
     the Jacoby rule. Every action is checked; the first that is illegal or
     unreadable raises MatImportError naming the game, move and line.
     """
-    length, games, option_text = parse_mat(text)
+    length, games, option_text, header_lines = _parse(text)
     opts = _options_from(length, option_text, options)
     if not games:
         raise MatImportError("the file has no games")
     names = players or games[0]["names"]
     out = _Buffer()
-    ref = Referee(opts, names, RecordWriter(out))
+    ref = Referee(opts, names, RecordWriter(out, "backgammon", header_lines))
     for g in games:
         if ref.phase == MATCH_ENDED:
             break  # gnubg ignores games after the match is won
@@ -427,16 +454,20 @@ def import_mat(text, options=None, players=None):
                 ref.opening_roll(d0, d1)
         except ValueError as exc:
             raise MatImportError("%s: opening roll: %s" % (where, exc))
+        context = {"rolled": None}
         for action in g["actions"]:
             where.action = action
             try:
-                _apply_action(ref, action, opts)
+                _apply_action(ref, action, opts, context)
             except MatImportError as exc:
                 raise MatImportError("%s: %s" % (where, exc))
             except (CubeError, NotationError) as exc:
                 raise MatImportError("%s: %s%s" % (where, exc, _cube_hint(exc, opts)))
             except ValueError as exc:
                 raise MatImportError("%s: %s" % (where, exc))
+        if context["rolled"] is not None and not ref.game_over():
+            where.action = context["rolled"]
+            raise MatImportError("%s: a roll without a play, and no resignation after it" % where)
     return out.getvalue(), ref
 
 
@@ -466,10 +497,15 @@ class _Buffer:
         return b"".join(self.parts)
 
 
-def _apply_action(ref, action, opts):
+def _apply_action(ref, action, opts, context):
     text = action.text
     player = action.player
     low = text.lower()
+    rolled = context["rolled"]
+    if rolled is not None and not _WINS_RE.match(text) and not low.startswith("resign"):
+        # gnubg writes "43: " alone when the player rolled and then resigned
+        raise MatImportError("line %d has a roll without a play (%r), but no resignation follows it"
+                             % (rolled.line_number, rolled.text))
     if ref.game_over():
         m = _WINS_RE.match(text)
         if not m:
@@ -485,6 +521,10 @@ def _apply_action(ref, action, opts):
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise MatImportError("dice %s are not two numbers from 1 to 6" % text[:2])
         moves = parse_play(text[3:].strip()) if text[3:].strip() else []
+        if ref.phase == ANSWER and ref.cube.state in (BEAVERED, RACCOONED) and player == ref.turn:
+            # gnubg writes no "Takes" after "Beavers => 4" (or a raccoon's "Beavers => 8"):
+            # the doubler simply rolls. gnubg reads the roll as the take; so do we.
+            ref.cube_action(TAKE)
         if ref.phase == OPENING:
             # the first roll of a game is the opening roll: one die each
             if d1 == d2:
@@ -499,6 +539,15 @@ def _apply_action(ref, action, opts):
                 raise MatImportError("the first play's dice %d%d do not match the opening roll" % (d1, d2))
         else:
             ref.roll((d1, d2), player)
+        if not moves:
+            turn = ref.legal_turn()
+            if turn.dice_used and len(turn.plays) == 1:
+                ref.play_code(turn, turn.plays[0])  # a forced play left out: gnubg plays it
+            elif turn.dice_used:
+                context["rolled"] = action  # rolled, then resigned (the "Wins" line follows)
+            else:
+                ref.play([], player)  # no legal move
+            return
         _play_any_order(ref, moves, player)
         return
     if _DOUBLE_RE.match(text):
@@ -509,7 +558,9 @@ def _apply_action(ref, action, opts):
             elif state == BEAVERED:
                 ref.cube_action(RACCOON, player)
             else:
-                raise CubeError("no further redouble is allowed after a raccoon")
+                raise CubeError("%r after a raccoon is an otter (a third immediate redouble, which gnubg allows "
+                                "with 'set beavers 3'): RULES.md 2.6.3 supports beavers and raccoons only"
+                                % text)
         else:
             ref.cube_action(OFFER, player)
         return
@@ -526,6 +577,7 @@ def _apply_action(ref, action, opts):
         value = ref.cube.value
         kind = points // value
         kind = 1 if kind < 1 else (3 if kind > 3 else kind)
+        context["rolled"] = None
         result = ref.resign(1 - player, kind)
         if result.points != points:
             raise MatImportError("a resignation worth %d points does not fit cube value %d" % (points, value))

@@ -185,3 +185,26 @@ def test_game_over_between_games_and_record_of_a_finished_game():
     first_end = [w[1:2] for w in sink.writes].index(b"E")
     r = replay(sink.data()[:sum(len(w) for w in sink.writes[:first_end + 1])])
     assert r.phase == GAME_ENDED and r.match.score == [1, 0]
+
+
+def test_header_lines_of_an_imported_file_are_kept_exactly():
+    lines = ['; [Site "Bar Loco, Madrid"]', "; [Event \"Autumn Open \u00e9t\u00e9\"]", "", "; " + "long " * 80 + "\u00e9"]
+    sink = Sink()
+    ref = Referee(make_options({"matchLength": 3}), ("Ann", "Bo"), RecordWriter(sink, "backgammon", lines))
+    ref.new_game()
+    ref.opening_roll(6, 1)
+    rec = read_record(sink.data())
+    assert rec.header_lines == lines and rec.version == 2
+    assert rec.entries == [("game",), ("opening", 6, 1)]
+    assert len(sink.writes) == 1 + 2 + 1 + 5 + 2  # the long line takes two entries
+    # without header lines the record stays version 1, as older boards wrote it
+    plain, _ = short_match()
+    assert plain.data()[8] == 1 and read_record(plain.data()).header_lines == []
+
+
+def test_header_line_entries_in_the_wrong_place_are_errors():
+    head = frame(b"HPIPREC\x02backgammon") + frame(b"OmatchLength=3")
+    assert "after the first game" in raises(RecordError, read_record, head + frame(b"G") + frame(b"T\x00late"))
+    assert "flag" in raises(RecordError, read_record, head + frame(b"T\x07x") + frame(b"G"))
+    assert "empty" in raises(RecordError, read_record, head + frame(b"T") + frame(b"G"))
+    assert "version 3" in raises(RecordError, read_record, frame(b"HPIPREC\x03backgammon"))
