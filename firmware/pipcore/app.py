@@ -98,8 +98,8 @@ class App:
                 return self._resume(options, variant)
             except Exception as exc:  # MemoryError or a bug while restoring: the save itself may be good
                 failure = exc
+                self.faults += 1
                 guard.relieve(None)
-        self.faults += 1
         self.fault(guard.kind_of(failure), failure)
         self.saving = False  # never overwrite the save this start could not read; a new match saves again
         return Controller(options, variant, self.capacity)
@@ -156,12 +156,12 @@ class App:
         if self._button_at is None or now - self._button_at >= BUTTON_PERIOD_MS:
             self._button_at = now
             buttons = hw.buttons
-            if buttons.poll(now):
+            buttons.poll(now)
+            code = buttons.pop()  # drained on every pass: a press left by a failed pass is not lost
+            while code >= 0:
+                self._button(code >> 2, code & 3, now)
                 code = buttons.pop()
-                while code >= 0:
-                    self._button(code >> 2, code & 3, now)
-                    code = buttons.pop()
-                    busy = True
+                busy = True
         if self.ctl.transit_since >= 0:  # self.ctl: a step may have rebuilt the controller
             self.step(("tick",), now)
         self.draw(now)
@@ -254,6 +254,7 @@ class App:
             if event is not None and event[0] != "board":  # a board event was just fed again
                 self._apply(event, now)
             self._rolled = []
+            self._replay = []  # dice the retry did not need were in the commit already
             return
         except Exception as again:
             self._replay = self._rolled + self._replay
@@ -264,6 +265,8 @@ class App:
             self._rebuild(now)  # leave the board at its last commit, not half-way through an event
         except Exception:
             guard.relieve(self.ctl)
+        if self.ctl.dice:
+            self._replay = []  # the commit holds dice already: the replayed ones were those
 
     def _rebuild(self, now):
         """A fresh controller from the last commit, fed the sensed checkers: as after a power cut."""

@@ -428,10 +428,14 @@ class ProtocolHandler:
 def _decode(frame):
     try:
         text = bytes(frame).decode("utf-8")
+    except MemoryError:
+        raise  # not the host's fault: "out of memory, try again", never "bad frame"
     except Exception:  # UnicodeError on both Pythons
         raise ProtocolError(E_BAD_FRAME, "frame is not UTF-8 text")
     try:
         msg = json.loads(text)
+    except MemoryError:
+        raise
     except Exception:  # ValueError (MicroPython), JSONDecodeError/RecursionError (CPython)
         raise ProtocolError(E_BAD_FRAME, "frame is not valid JSON")
     if type(msg) is not dict:
