@@ -17,19 +17,37 @@ GP2..GP11  buttons 0..9 (pull-up)       push buttons to GND (geometry.BUTTON_NAM
 GP26       ADC0, unconnected            noise for the dice seed
 =========  ===========================  ==========================================
 
-Ctrl-C (``mpremote``) interrupts the loop; the LEDs are switched off and the
-REPL takes over, so new firmware can be deployed.
+The game never stops by itself (pipcore.guard): every pass of the loop is
+guarded (a fault is collected, relieved and retried, then shown on the
+panel), a ``machine.WDT`` restarts a board that hangs (it resumes from its
+last save), and Ctrl-C is off while the game runs (``micropython.kbd_intr(-1)``),
+so no byte on the USB line can stop it. The REPL gets the port back only
+deliberately:
+
+* the host sends the protocol command ``repl`` (``pipboard deploy`` and
+  ``pipboard repl`` do): the loop ends, Ctrl-C is restored, the LEDs go off,
+  a line says so, and the board restarts without the game (the watchdog
+  cannot be stopped once running, so a restart is the only clean hand-over);
+* a maker holds the ``menu`` button while powering the board up: the game
+  does not start and the REPL is free for plain ``mpremote``.
+
+Ctrl-D at the REPL (a soft reset) or a power cycle starts the game again.
 """
 
 import gc
+import os
 import time
 
-from pipcore import geometry
-from pipcore.app import App
-from pipdrivers import board_pins
-from pipdrivers.usb_serial import HostLink
+from pipcore import geometry, guard
 
 FIRMWARE_VERSION = "0.1.0"
+# Longest pass measured: a turn's tables 100-160 ms on the Pico, a save some tens of ms; a rebuild
+# after a fault costs about two turns and a guarded pass may run twice. 8 s (the RP2040 allows 8388)
+# leaves a wide margin and still restarts a hung board within seconds.
+WDT_TIMEOUT_MS = 8000
+REPL_FLAG = "/pipboard_repl"  # written before the hand-over restart: that start leaves the REPL alone
+HOLD_BUTTON = geometry.BTN_MENU  # held at power-up: the game does not start
+LOW_MEMORY = 20000  # bytes free below which the loop collects
 
 
 def geometry_summary():
@@ -38,27 +56,93 @@ def geometry_summary():
             "buttons": g.BUTTONS}
 
 
-def run():
+def say(text):
+    """One plain line on the USB serial port (hosts ignore lines that are not JSON)."""
+    print("pipboard: " + text)
+
+
+def held_at_power_up(read_buttons, sleep_ms, button=HOLD_BUTTON, reads=3):
+    """True when ``button`` reads pressed ``reads`` times, 10 ms apart (one bounce is not a hold)."""
+    for i in range(reads):
+        if not read_buttons() >> button & 1:
+            return False
+        if i + 1 < reads:
+            sleep_ms(10)
+    return True
+
+
+def repl_flag_set(path=REPL_FLAG):
+    """True (once) when the last run handed the port to the REPL; the flag is removed."""
+    try:
+        os.remove(path)
+    except OSError:
+        return False
+    return True
+
+
+def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
+    """The game loop: returns only when a host asked for the REPL."""
+    poll = host.poll
+    last = ticks_ms()
+    now = 0  # ms since boot, never wrapping (the drivers keep their own copies modulo 2**30)
+    while True:
+        feed()  # the watchdog: a pass that hangs restarts the board
+        t = ticks_ms()
+        now += ticks_diff(t, last)
+        last = t
+        guard.call(poll, now, app)  # host bytes answered, the app polled, events sent; faults survived
+        if host.repl_requested:
+            return now
+        if mem_free() < LOW_MEMORY:
+            gc.collect()
+        sleep_ms(1)
+
+
+def run(machine=None, micropython=None, board_pins=None, clock=None, mem_free=None):
+    """Start the board (the pieces are injectable for tests; on the Pico they are the real modules)."""
+    clock = clock or time
+    if machine is None:
+        import machine
+    if micropython is None:
+        import micropython
+    if board_pins is None:
+        from pipdrivers import board_pins
+    if repl_flag_set(REPL_FLAG):
+        say("the game is not running: a host asked for the REPL. Ctrl-D or a power cycle starts it.")
+        return "repl"
+    if held_at_power_up(board_pins.button_reader(), clock.sleep_ms):
+        say("menu held at power-up: the game is not running, the REPL is free. Ctrl-D starts it.")
+        return "held"
+    wdt = machine.WDT(timeout=WDT_TIMEOUT_MS)
+    from pipcore.app import App
+    from pipdrivers.usb_serial import HostLink
+
     hw = board_pins.build()
+    wdt.feed()
     app = App(hw)
     host = HostLink(app, FIRMWARE_VERSION)  # protocol over USB serial beside the REPL
     host.handler.geometry = geometry_summary()
     host.handler.announce()
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff
-    last = ticks_ms()
-    now = 0  # ms since boot, never wrapping (the drivers keep their own copies modulo 2**30)
+    micropython.kbd_intr(-1)  # no byte on the line (0x03 included) interrupts the game
     try:
-        while True:
-            t = ticks_ms()
-            now += ticks_diff(t, last)
-            last = t
-            host.poll(now)  # host bytes answered, the app polled, events sent
-            if gc.mem_free() < 20000:
-                gc.collect()
-            time.sleep_ms(1)
+        serve(host, app, wdt.feed, clock.ticks_ms, clock.ticks_diff, clock.sleep_ms, mem_free or gc.mem_free)
     finally:
-        hw.pixels.deinit()
+        micropython.kbd_intr(3)
+        hw.pixels.deinit()  # LEDs off
+    # the deliberate hand-over: the watchdog cannot be stopped, so restart without the game
+    say("game stopped: a host asked for the REPL. Restarting without the game.")
+    with open(REPL_FLAG, "w") as f:
+        f.write("1")
+    clock.sleep_ms(200)  # let the reply and the line above leave the USB buffer
+    machine.reset()
+    return "reset"
 
 
-run()
+if __name__ == "__main__":
+    try:
+        run()
+    except Exception as exc:  # start-up failed (e.g. MemoryError): say so; the watchdog restarts the board
+        try:
+            say("the game could not start (%s: %s); restarting" % (type(exc).__name__, exc))
+        except Exception:
+            pass

@@ -175,3 +175,61 @@ def test_deploy_refuses_old_micropython(monkeypatch):
         assert "1.19.1" in str(exc) and "1.22" in str(exc)
     else:
         raise AssertionError("MicroPython 1.19 accepted")
+
+
+class FakeSerial:
+    """A port whose board answers (or not) the repl request."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.written = b""
+        self.closed = False
+
+    def write(self, data):
+        self.written += data
+
+    def read(self, n):
+        data, self.answer = self.answer, b""
+        return data
+
+    def close(self):
+        self.closed = True
+
+
+def test_request_repl_stops_a_running_game():
+    port = FakeSerial(b'{"event": "phase", "seq": 3}\n{"ok": true, "id": "pipboard-repl", "repl": "..."}\n')
+    assert deploy.request_repl("/dev/x", timeout=0.5, opener=lambda name: port) is True
+    assert b'"cmd": "repl"' in port.written and port.written.startswith(b"\r\n") and port.closed
+
+
+def test_request_repl_copes_with_old_firmware_and_the_repl():
+    old = FakeSerial(b'{"ok": false, "id": "pipboard-repl", "error": "unknown_command"}\n')
+    assert deploy.request_repl("/dev/x", timeout=0.5, opener=lambda name: old) is False
+    repl = FakeSerial(b"{'id': 'pipboard-repl', 'cmd': 'repl'}\r\n>>> ")  # the REPL echoes a dict
+    assert deploy.request_repl("/dev/x", timeout=0.3, opener=lambda name: repl) is False
+
+    def no_port(name):
+        raise OSError("no such port")
+
+    assert deploy.request_repl("/dev/x", timeout=0.3, opener=no_port) is False
+
+
+def test_deploy_hands_over_before_mpremote(monkeypatch):
+    import io
+
+    order = []
+    monkeypatch.setattr(deploy, "request_repl", lambda port: order.append("repl") or True)
+    monkeypatch.setattr(deploy, "wait_for_port", lambda port: order.append("wait") or True)
+    pico = FakePico()
+    monkeypatch.setattr(deploy, "_connect", lambda port: order.append("connect") or pico)
+    out = io.StringIO()
+    deploy.deploy("/dev/fake", out=out, check_hello=False)
+    assert order == ["repl", "wait", "connect"]
+    assert "hands the port to the REPL" in out.getvalue()
+    monkeypatch.setattr(deploy, "wait_for_port", lambda port: False)
+    try:
+        deploy.deploy("/dev/fake", out=io.StringIO(), check_hello=False)
+    except deploy.DeployError as exc:
+        assert "did not come back" in str(exc)
+    else:
+        raise AssertionError("a board that never came back was not reported")

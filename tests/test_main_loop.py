@@ -1,91 +1,270 @@
-"""The composition root (firmware/main.py) runs: drivers built, app polled, protocol served.
+"""The composition root (firmware/main.py) on twins: the loop runs, survives, and hands over the REPL.
 
-``machine`` does not exist here, so ``pipdrivers.board_pins`` is replaced by a
-module whose ``build()`` wires the firmware's own ``Board`` to the twins of
-``pipboard.twins``; ``time`` gets the MicroPython tick functions, and the
-loop is stopped with the KeyboardInterrupt that ``mpremote`` would send.
+``machine`` and ``micropython`` do not exist here: ``main.run`` takes them
+as arguments, and these tests pass twins (a watchdog that counts feeds, a
+``kbd_intr`` that records the interrupt character). The USB stream twin
+behaves as MicroPython's: while the interrupt character is 3, reading 0x03
+raises KeyboardInterrupt instead of delivering the byte. ``board_pins`` is
+replaced by the twins of ``pipboard.twins``. The loop is stopped from the
+clock twin with a BaseException, as a power cut would.
 """
 
+import importlib.util
 import io
 import json
 import os
-import sys
 import types
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN = os.path.join(ROOT, "firmware", "main.py")
 
 
-class _Stop(KeyboardInterrupt):
-    pass
+def load_main():
+    spec = importlib.util.spec_from_file_location("pipboard_main", MAIN)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # not __main__: nothing runs
+    return module
 
 
-def test_main_runs_the_app_and_answers_the_host(monkeypatch):
-    from pipboard.twins import VirtualBoard
-    from pipcore import geometry as g
+class _Stop(BaseException):
+    """Ends the loop from the clock twin (the loop must not be able to catch it)."""
 
-    twins = VirtualBoard(seed=3)
-    pins = types.ModuleType("pipdrivers.board_pins")
-    pins.build = lambda **config: twins.board
-    monkeypatch.setitem(sys.modules, "pipdrivers.board_pins", pins)
-    import pipdrivers
 
-    monkeypatch.setattr(pipdrivers, "board_pins", pins, raising=False)
+class MicroPythonTwin:
+    def __init__(self, obeys=True):
+        self.intr = 3
+        self.calls = []
+        self.obeys = obeys  # False: a build where kbd_intr does nothing (the negative control)
 
-    host_in = io.BytesIO(b'{"id": 1, "cmd": "ping"}\n')
-    host_out = io.BytesIO()
+    def kbd_intr(self, char):
+        self.calls.append(char)
+        if self.obeys:
+            self.intr = char
 
-    class Poller:
-        def poll(self, timeout):
-            return host_in.tell() < len(host_in.getvalue())
 
-    import pipdrivers.usb_serial as usb
+class WdtTwin:
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.feeds = 0
 
-    real_init = usb.UsbSerial.__init__
+    def feed(self):
+        self.feeds += 1
 
-    def init(self, stream_in=None, stream_out=None, poller=None):
-        real_init(self, host_in, host_out, Poller())
 
-    monkeypatch.setattr(usb.UsbSerial, "__init__", init)
-    monkeypatch.setattr(usb, "test_mode_requested", lambda path=usb.TEST_MODE_FILE: False)
+class MachineTwin:
+    def __init__(self):
+        self.wdt = None
+        self.resets = 0
 
-    clock = {"ms": 0, "loops": 0}
-    fake_time = types.ModuleType("time")
-    fake_time.ticks_ms = lambda: clock["ms"]
-    fake_time.ticks_diff = lambda a, b: a - b
+    def WDT(self, timeout):  # noqa: N802 - machine's name
+        assert self.wdt is None, "a second watchdog"
+        self.wdt = WdtTwin(timeout)
+        return self.wdt
 
-    def sleep_ms(ms):
-        clock["ms"] += 5
-        clock["loops"] += 1
-        if clock["loops"] == 20:  # set up the start position on the switches
-            from pipcore.board import fill_counts
-            from pipcore.position import Position
+    def reset(self):
+        self.resets += 1
 
-            counts = bytearray(g.LOCATIONS)
-            fill_counts(Position.start(), 0, counts)
-            for loc in range(g.LOCATIONS):
-                twins.switches.place(loc, counts[loc])
-        if clock["loops"] >= 200:
-            raise _Stop()
 
-    fake_time.sleep_ms = sleep_ms
-    monkeypatch.setitem(sys.modules, "time", fake_time)
-    import gc
+class UsbStream:
+    """The host's bytes as MicroPython's stdin delivers them (see module docstring)."""
 
-    if not hasattr(gc, "mem_free"):
-        monkeypatch.setattr(gc, "mem_free", lambda: 100000, raising=False)
-    code = compile(open(MAIN).read(), MAIN, "exec")
-    try:
-        exec(code, {"__name__": "__main__"})
-    except _Stop:
+    def __init__(self, mp, data=b""):
+        self.mp = mp
+        self.data = bytearray(data)
+        self.out = bytearray()
+
+    def readinto(self, buf):
+        while self.data:
+            b = self.data.pop(0)
+            if b == self.mp.intr:
+                raise KeyboardInterrupt()
+            buf[0] = b
+            return 1
+        return 0
+
+    def poll(self, timeout):
+        return bool(self.data)
+
+    def write(self, data):
+        self.out += data
+
+    def replies(self):
+        lines = bytes(self.out).decode("utf-8", "replace").splitlines()
+        return [json.loads(line) for line in lines if line.startswith("{")]
+
+
+class Rig:
+    def __init__(self, monkeypatch, tmp_path, data=b"", loops=200, obeys=True, seed=3):
+        from pipboard.twins import VirtualBoard
+
+        self.main = load_main()
+        self.main.REPL_FLAG = str(tmp_path / "pipboard_repl")
+        self.twins = VirtualBoard(seed=seed)
+        self.mp = MicroPythonTwin(obeys)
+        self.machine = MachineTwin()
+        self.usb = UsbStream(self.mp, data)
+        self.loops = 0
+        self.max_loops = loops
+        self.ms = 0
+        self.intr_in_loop = []
+        twins = self.twins
+        self.pins = types.SimpleNamespace(build=lambda **config: twins.board, button_reader=lambda: twins.pad.read)
+        usb = self.usb
+        import pipdrivers.usb_serial as usb_serial
+
+        real_init = usb_serial.UsbSerial.__init__
+
+        def init(link, stream_in=None, stream_out=None, poller=None):
+            real_init(link, usb, usb, usb)
+
+        monkeypatch.setattr(usb_serial.UsbSerial, "__init__", init)
+        monkeypatch.setattr(usb_serial, "started_in_test_mode", lambda path=None: False)
+        rig = self
+
+        class Clock:
+            @staticmethod
+            def ticks_ms():
+                return rig.ms
+
+            @staticmethod
+            def ticks_diff(a, b):
+                return a - b
+
+            @staticmethod
+            def sleep_ms(ms):
+                rig.ms += max(ms, 5)
+                if ms == 1:  # one pass of the game loop
+                    rig.loops += 1
+                    rig.intr_in_loop.append(rig.mp.intr)
+                    rig.on_loop(rig.loops)
+                    if rig.loops >= rig.max_loops:
+                        raise _Stop()
+
+        self.clock = Clock
+
+    def on_loop(self, n):
         pass
-    replies = [json.loads(line) for line in host_out.getvalue().decode().splitlines() if line.strip()]
-    assert any(r.get("id") == 1 and r.get("ok") for r in replies), replies
-    assert twins.strip.frames, "no LED frame was shown"
-    state = twins.flash.files
-    assert any(name.startswith("/pipboard_state") for name in state), "nothing was saved"
-    # the board was set up: the app saved the opening phase
+
+    def run(self):
+        self.printed = io.StringIO()
+        import contextlib
+
+        with contextlib.redirect_stdout(self.printed):
+            try:
+                return self.main.run(machine=self.machine, micropython=self.mp, board_pins=self.pins,
+                                     clock=self.clock, mem_free=lambda: 100000)
+            except _Stop:
+                return "stopped"
+
+
+def _set_up_start_position(twins):
+    from pipcore import geometry as g
+    from pipcore.board import fill_counts
+    from pipcore.position import Position
+
+    counts = bytearray(g.LOCATIONS)
+    fill_counts(Position.start(), 0, counts)
+    for loc in range(g.LOCATIONS):
+        twins.switches.place(loc, counts[loc])
+
+
+def test_main_runs_the_app_answers_the_host_and_feeds_the_watchdog(monkeypatch, tmp_path):
+    rig = Rig(monkeypatch, tmp_path, b'{"id": 1, "cmd": "ping"}\n')
+    rig.on_loop = lambda n: n == 20 and _set_up_start_position(rig.twins)
+    assert rig.run() == "stopped"
+    assert any(r.get("id") == 1 and r.get("ok") for r in rig.usb.replies()), rig.usb.out
+    assert rig.twins.strip.frames, "no LED frame was shown"
+    wdt = rig.machine.wdt
+    assert wdt is not None and 1000 <= wdt.timeout <= 8388  # the RP2040's maximum
+    assert wdt.feeds >= rig.loops  # fed on every pass
+    assert rig.mp.calls[0] == -1 and set(rig.intr_in_loop) == {-1}  # Ctrl-C off for the whole game
     from pipdrivers.storage import AtomicStore
 
-    saved = json.loads(AtomicStore(twins.flash, "/pipboard_state.bin").load())
+    saved = json.loads(AtomicStore(rig.twins.flash, "/pipboard_state.bin").load())
     assert not saved["setup"] and saved["ref"]["phase"] == 0  # opening: the switches showed the start position
+
+
+def _every_byte():
+    """Every byte value 0..255 (newline included) in lines, then a ping that must be answered."""
+    return bytes(range(256)) + b"\n" + bytes(range(255, -1, -1)) + b"\n\x03\x04\x01\x02\x05\n" + \
+        b'{"id": 77, "cmd": "ping"}\n'
+
+
+def test_every_byte_on_the_line_leaves_the_game_running(monkeypatch, tmp_path):
+    rig = Rig(monkeypatch, tmp_path, _every_byte(), loops=100)
+    assert rig.run() == "stopped"  # the loop ran to the end: no byte ended it
+    assert rig.loops == 100
+    replies = rig.usb.replies()
+    assert any(r.get("id") == 77 and r.get("pong") is True for r in replies), replies
+    assert all(r.get("ok") or r.get("error") in ("bad_frame", "oversized") for r in replies if "ok" in r)
+
+
+def test_without_kbd_intr_off_a_0x03_would_stop_the_game(monkeypatch, tmp_path):
+    """The negative control: the stream twin does raise on 0x03 when Ctrl-C is left on."""
+    rig = Rig(monkeypatch, tmp_path, _every_byte(), loops=100, obeys=False)
+    with pytest.raises(KeyboardInterrupt):
+        rig.run()
+
+
+def test_repl_command_stops_the_game_deliberately(monkeypatch, tmp_path):
+    rig = Rig(monkeypatch, tmp_path, b'{"id": 5, "cmd": "repl"}\n{"id": 6, "cmd": "ping"}\n')
+    assert rig.run() == "reset"
+    replies = rig.usb.replies()
+    assert [r for r in replies if r.get("id") == 5][0]["ok"] is True
+    assert not [r for r in replies if r.get("id") == 6], "the bytes after the request belong to the REPL"
+    assert rig.usb.data == bytearray(b'{"id": 6, "cmd": "ping"}\n')
+    assert rig.mp.calls == [-1, 3] and rig.mp.intr == 3  # Ctrl-C restored
+    assert not any(rig.twins.strip.last), "the LEDs stay lit"
+    assert "game stopped" in rig.printed.getvalue()
+    assert rig.machine.resets == 1 and os.path.exists(rig.main.REPL_FLAG)
+    # the restart that follows leaves the REPL alone, once
+    again = Rig(monkeypatch, tmp_path)
+    again.main.REPL_FLAG = rig.main.REPL_FLAG
+    assert again.run() == "repl"
+    assert again.machine.wdt is None and again.mp.calls == [] and "REPL" in again.printed.getvalue()
+    assert not os.path.exists(rig.main.REPL_FLAG)
+    third = Rig(monkeypatch, tmp_path, loops=5)
+    third.main.REPL_FLAG = rig.main.REPL_FLAG
+    assert third.run() == "stopped" and third.machine.wdt is not None
+
+
+def test_menu_held_at_power_up_starts_the_board_without_the_game(monkeypatch, tmp_path):
+    from pipcore import geometry as g
+
+    rig = Rig(monkeypatch, tmp_path)
+    rig.twins.pad.press(g.BTN_MENU)
+    assert rig.run() == "held"
+    assert rig.machine.wdt is None and rig.mp.calls == [] and rig.loops == 0
+    assert "menu held" in rig.printed.getvalue()
+    other = Rig(monkeypatch, tmp_path, loops=3)
+    other.twins.pad.press(g.BTN_UNDO)  # another button does not stop the game
+    assert other.run() == "stopped"
+
+
+def test_a_pass_that_always_fails_leaves_the_board_answering(monkeypatch, tmp_path):
+    """MemoryError, then RuntimeError, in every pass of the app: the loop goes on and the host hears why."""
+    from pipcore import protocol
+
+    failures = {"n": 0}
+
+    def failing_poll(bridge, now):
+        failures["n"] += 1
+        raise MemoryError("test") if failures["n"] < 80 else RuntimeError("bug")
+
+    monkeypatch.setattr(protocol.AppBridge, "poll", failing_poll)
+    frames = b"".join(b'{"id": %d, "cmd": "snapshot"}\n' % i for i in range(3))
+    rig = Rig(monkeypatch, tmp_path, frames, loops=60)
+
+    def more(n):
+        if n in (30, 55):
+            rig.usb.data += b'{"id": %d, "cmd": "snapshot"}\n' % n
+
+    rig.on_loop = more
+    assert rig.run() == "stopped" and rig.loops == 60
+    snaps = {r["id"]: r["snapshot"] for r in rig.usb.replies() if r.get("ok") and "snapshot" in r}
+    assert set(snaps) == {0, 1, 2, 30, 55}
+    assert snaps[30]["error"].startswith("memory: MemoryError")
+    assert snaps[55]["error"].startswith("internal: RuntimeError: bug")
+    assert rig.machine.wdt.feeds >= 60

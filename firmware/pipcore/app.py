@@ -17,11 +17,20 @@ the roll and DONE after it; double, take and drop act on the cube (double,
 facing a double, beavers; after a beaver, raccoons); ``menu`` short shows
 the next candidate when the board asks to pick; ``menu`` long toggles
 tournament mode; ``undo`` long starts a new match.
+
+The board never stops (``pipcore.guard``): a fault inside an event (a
+``MemoryError``, a bug) leaves the controller half-applied, so ``step``
+rebuilds it from the last committed state (the save, as a power cut would)
+with the sensed checkers, and tries the event again with the dice it
+already rolled (a fault never re-rolls dice). If that fails too, the board
+stays at the last commit, shows the fault on the panel (``DiceDisplay.error``)
+and in ``error``, and goes on answering the host and the players.
 """
 
 import json
 
 from pipcore import geometry as g
+from pipcore import guard
 from pipcore.board import NLOC
 from pipcore.controller import (CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller,
                                 ControllerError)
@@ -61,6 +70,18 @@ class App:
         self.save_errors = 0
         self.dice = hw.dice  # anything with roll() -> (d1, d2) or one die per call
         self.sensors = self  # the protocol bridge reads ``sensors.counts``
+        # survival (pipcore.guard): see ``step`` and ``fault``
+        self.error = None  # one line naming the fault shown on the panel, None while all is well
+        self.error_kind = None  # guard.MEMORY, guard.INTERNAL or guard.SAVE
+        self.faults = 0  # exceptions caught (recovered or not) since power-up
+        self.last_fault = None
+        self.saving = True  # False after a start that could not read a save: keep it for the next start
+        self.generation = 0  # bumped by new_game only: a rebuilt controller is the same match
+        self._board = None  # counts of the last "board" event (the rebuild feeds them again)
+        self._rolled = []  # dice rolled by the event being applied
+        self._replay = []  # dice rolled by a failed event: the next rolls take them first
+        self._unsaved = None  # payload of a commit the flash refused: the rebuild starts from it
+        self._poll_failures = 0
         self.ctl = self._power_up(options, variant)
         self._scan_at = None
         self._button_at = None
@@ -71,6 +92,19 @@ class App:
 
     # -- power-up -----------------------------------------------------------
     def _power_up(self, options, variant):
+        failure = None
+        for _ in range(2):
+            try:
+                return self._resume(options, variant)
+            except Exception as exc:  # MemoryError or a bug while restoring: the save itself may be good
+                failure = exc
+                self.faults += 1
+                guard.relieve(None)
+        self.fault(guard.kind_of(failure), failure)
+        self.saving = False  # never overwrite the save this start could not read; a new match saves again
+        return Controller(options, variant, self.capacity)
+
+    def _resume(self, options, variant):
         payload = None
         try:
             payload = self.hw.state_store.load()
@@ -90,7 +124,18 @@ class App:
 
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
-        """One pass of the main loop at time ``now`` (ms)."""
+        """One pass of the main loop at time ``now`` (ms); never raises an Exception."""
+        try:
+            self._poll(now)
+        except Exception as exc:  # the scan, the buttons or the LEDs failed: the controller is intact
+            self._poll_fault(exc)
+            return
+        if self._poll_failures:
+            if self._poll_failures > 1 and self.error_kind != guard.SAVE:
+                self._clear_error()
+            self._poll_failures = 0
+
+    def _poll(self, now):
         hw = self.hw
         ctl = self.ctl
         busy = False
@@ -111,17 +156,34 @@ class App:
         if self._button_at is None or now - self._button_at >= BUTTON_PERIOD_MS:
             self._button_at = now
             buttons = hw.buttons
-            if buttons.poll(now):
+            buttons.poll(now)
+            code = buttons.pop()  # drained on every pass: a press left by a failed pass is not lost
+            while code >= 0:
+                self._button(code >> 2, code & 3, now)
                 code = buttons.pop()
-                while code >= 0:
-                    self._button(code >> 2, code & 3, now)
-                    code = buttons.pop()
-                    busy = True
-        if ctl.transit_since >= 0:
+                busy = True
+        if self.ctl.transit_since >= 0:  # self.ctl: a step may have rebuilt the controller
             self.step(("tick",), now)
         self.draw(now)
         if not busy:
-            ctl.idle()  # nothing happened: prepare the next lift's targets
+            try:
+                self.ctl.idle()  # nothing happened: prepare the next lift's targets
+            except Exception as exc:  # half-built tables: rebuild the controller
+                self._recover(exc, None, now)
+
+    def _poll_fault(self, exc):
+        """A fault outside the controller: relieve, redraw everything, rescan; twice running is shown."""
+        self.faults += 1
+        kind = guard.kind_of(exc)
+        self.last_fault = guard.describe(kind, exc)
+        guard.relieve(self.ctl)
+        self._scan_at = None  # the next pass reads every switch again
+        self._drawn = -1
+        self._panel = None
+        self._dirty = True
+        self._poll_failures += 1
+        if self._poll_failures > 1:
+            self.fault(kind, exc)
 
     def _button(self, button, kind, now):
         if button >= len(_SHORT_NAMES):
@@ -142,8 +204,31 @@ class App:
             elif name:
                 self.step(("button", name), now)
 
-    def step(self, event, now):
-        """Step the controller with one event and carry out what it asks (roll, save)."""
+    def step(self, event, now, refusals=False):
+        """Step the controller with one event and carry out what it asks (roll, save).
+
+        A fault rebuilds the controller from the last commit and tries the
+        event once more (see the module docstring). Never raises, except that
+        with ``refusals`` (the host's events) a ValueError, the controller
+        refusing the event, goes back to the caller.
+        """
+        if event[0] == "board":
+            self._board = event[1]
+        elif event == ("button", "NEW"):
+            self.saving = True  # a new match: saving resumes after a start that kept an unreadable save
+        self._rolled = []
+        try:
+            self._apply(event, now)
+        except ValueError as exc:
+            if refusals:
+                self._rolled = []
+                raise  # the controller refused a host's event (and changed nothing): the host is told why
+            self._recover(exc, event, now)
+        except Exception as exc:
+            self._recover(exc, event, now)
+        self._rolled = []
+
+    def _apply(self, event, now):
         ctl = self.ctl
         ctl.step(event, now)
         if ctl.save_due:
@@ -153,14 +238,80 @@ class App:
             ctl.step(("dice", d1, d2), now)
             if ctl.save_due:
                 self._save()
+        if self.error_kind is not None and self.error_kind != guard.SAVE:
+            self._clear_error()  # an event went through: the board works again
 
-    event = step  # the protocol bridge's name for it
+    def _recover(self, exc, event, now):
+        """Rebuild the controller from the last commit and retry ``event`` (None: nothing to retry)."""
+        self.faults += 1
+        self.last_fault = guard.describe(guard.kind_of(exc), exc)
+        exc = None  # let the traceback go before collecting
+        self._replay = self._rolled + self._replay
+        self._rolled = []
+        guard.relieve(self.ctl)
+        try:
+            self._rebuild(now)
+            if event is not None and event[0] != "board":  # a board event was just fed again
+                self._apply(event, now)
+            self._rolled = []
+            self._replay = []  # dice the retry did not need were in the commit already
+            return
+        except Exception as again:
+            self._replay = self._rolled + self._replay
+            self._rolled = []
+            guard.relieve(self.ctl)
+            self.fault(guard.kind_of(again), again)
+        try:
+            self._rebuild(now)  # leave the board at its last commit, not half-way through an event
+        except Exception:
+            guard.relieve(self.ctl)
+        if self.ctl.dice:
+            self._replay = []  # the commit holds dice already: the replayed ones were those
+
+    def _rebuild(self, now):
+        """A fresh controller from the last commit, fed the sensed checkers: as after a power cut."""
+        payload = self._unsaved
+        if payload is None:
+            payload = self.hw.state_store.load()
+        if payload:
+            ctl = Controller.restore(json.loads(payload), self.capacity)
+        else:
+            ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity)
+            ctl.save_due = True
+        self.ctl = ctl
+        self._drawn = -1
+        self._panel = None
+        self._dirty = True
+        if self._board is not None:
+            ctl.step(("board", self._board), now)
+        if ctl.save_due:
+            self._save()
+
+    def fault(self, kind, exc):
+        """A fault the board could not recover from: shown on the panel and in the snapshot; play goes on."""
+        self.error_kind = kind
+        self.error = guard.describe(kind, exc)
+        self._panel = None
+        self._dirty = True
+
+    def _clear_error(self):
+        self.error_kind = None
+        self.error = None
+        self._panel = None
+        self._dirty = True
+
+    def event(self, event, now):
+        """A host's event (the protocol bridge's name for ``step``): a refusal is raised to the host."""
+        self.step(event, now, True)
 
     def _roll(self):
-        got = self.dice.roll()
-        if isinstance(got, int):
-            return got, self.dice.roll()
-        return got[0], got[1]
+        if self._replay:
+            got = self._replay.pop(0)
+        else:
+            got = self.dice.roll()
+            got = (got, self.dice.roll()) if isinstance(got, int) else (got[0], got[1])
+        self._rolled.append(got)
+        return got
 
     def new_game(self, variant, options):
         """A new match with ``options`` (from the host); the board is then set up."""
@@ -168,6 +319,10 @@ class App:
         ctl.step(("board", self.counts), self._scan_at or 0)
         ctl.save_due = True
         self.ctl = ctl
+        self.generation += 1
+        self.saving = True
+        self._replay = []
+        self._unsaved = None
         self._save()
         self._drawn = -1
 
@@ -178,13 +333,21 @@ class App:
     def _save(self):
         ctl = self.ctl
         ctl.save_due = False
+        if not self.saving:
+            return
+        payload = _encode(ctl.snapshot())  # a MemoryError here goes to step's recovery: retried from the last commit
         try:
-            self.hw.state_store.save(_encode(ctl.snapshot()))
+            self.hw.state_store.save(payload)
             self.saves += 1
-        except (OSError, ValueError):
-            # the game goes on; the next commit tries again
+            self._unsaved = None
+            if self.error_kind == guard.SAVE:
+                self._clear_error()
+        except (OSError, ValueError) as exc:
+            # the game goes on; the next commit tries again, and a rebuild starts from this payload
             self.save_errors += 1
+            self._unsaved = payload
             ctl.save_due = True
+            self.fault(guard.SAVE, exc)
 
     # -- output ---------------------------------------------------------------
     def draw(self, now):
@@ -195,12 +358,13 @@ class App:
             self._drawn = ctl.frame
             self.renderer.draw(ctl.marks, ctl.mark_player)
             dirty = True
-        panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover)
+        panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover, self.error_kind)
         if panel != self._panel:
             self._panel = panel
             self._draw_panel()
             dirty = True
-        if not dirty and (not self.renderer.animated or now - self._frame_at < FRAME_PERIOD_MS):
+        animated = self.renderer.animated or self.error_kind is not None
+        if not dirty and (not animated or now - self._frame_at < FRAME_PERIOD_MS):
             return
         self.hw.pixels.show(now)
         self._frame_at = now
@@ -209,6 +373,9 @@ class App:
     def _draw_panel(self):
         ctl = self.ctl
         disp = self.hw.display
+        if self.error_kind is not None:
+            disp.error(guard.KINDS.index(self.error_kind) + 1)  # docs/controller.md: the fault pattern
+            return
         phase = ctl.phase
         disp.turn(ctl.mover if phase not in (OPENING, GAME_OVER, MATCH_OVER) else -1)
         value = ctl.cube

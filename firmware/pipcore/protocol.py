@@ -31,6 +31,8 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     its own dice (not a choice of dice)
     app.record_bytes() -> bytes     the game record as stored
     app.pop_event() -> dict|None    the next event for the host
+    app.error, app.faults           (optional) the fault shown on the board, and
+                                    how many faults it survived (pipcore.guard)
     test mode only:
     app.set_dice(dice)              the next roll, e.g. (3, 1)
     app.inject(kind, index, value)  kind "sensor": the checkers sensed at a
@@ -41,6 +43,7 @@ The app raises a ValueError subclass when it refuses a command; its message
 is sent back as ``"error": "rejected"``.
 """
 
+import gc
 import json
 
 try:
@@ -54,6 +57,9 @@ PROTOCOL_VERSION = const(1)
 MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
 RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
 _MAX_ID_TEXT = const(40)
+
+# the reply when even an error reply cannot be built (no id: formatting one needs memory)
+_NO_MEMORY = b'{"ok": false, "error": "internal", "message": "out of memory: try again"}\n'
 
 _NL = const(10)
 _CR = const(13)
@@ -85,6 +91,7 @@ _COMMANDS = {
     "record": {"offset": (_INT, False)},
     "set_dice": {"dice": (("list",), True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
+    "repl": {},
 }
 TEST_ONLY = ("set_dice", "inject")
 COMMANDS = tuple(sorted(_COMMANDS))
@@ -183,11 +190,18 @@ class ProtocolHandler:
         self.reader = FrameReader()
         self.frames = 0
         self.errors = 0
+        self.can_repl = False  # HostLink (the Pico's USB port) sets it; the simulator has no REPL
+        self.repl_requested = False  # a host asked for the REPL: the loop stops after this reply
 
     # -- input ------------------------------------------------------------
     def feed(self, data):
-        """Take raw bytes from the link; replies go out through ``write``."""
+        """Take raw bytes from the link; replies go out through ``write``.
+
+        Returns True once a host asked for the REPL (the caller stops reading:
+        what follows is for the REPL).
+        """
         self.reader.feed(data, self.on_frame)
+        return self.repl_requested
 
     def handle_line(self, line):
         """Handle one complete frame (bytes without the newline)."""
@@ -212,6 +226,9 @@ class ProtocolHandler:
         except ValueError as exc:  # the app or the core refused the command
             self._send_error(request_id, E_REJECTED, str(exc) or type(exc).__name__)
             return
+        except MemoryError:
+            self._out_of_memory(request_id)
+            return
         except Exception as exc:  # never let one frame stop the board
             self._send_error(request_id, E_INTERNAL, "%s: %s" % (type(exc).__name__, exc))
             return
@@ -221,7 +238,20 @@ class ProtocolHandler:
         if result:
             for key in result:
                 reply[key] = result[key]
-        self._send(reply)
+        result = None
+        try:
+            self._send(reply)
+        except MemoryError:  # a big reply (a snapshot) did not fit: the host still gets its one reply
+            reply = None
+            self._out_of_memory(request_id)
+
+    def _out_of_memory(self, request_id):
+        gc.collect()
+        try:
+            self._send_error(request_id, E_INTERNAL, "out of memory: try again")
+        except MemoryError:
+            self.errors += 1
+            self.write(_NO_MEMORY)
 
     def dispatch(self, msg):
         """Validate a decoded frame and run its command; returns the reply fields."""
@@ -319,6 +349,12 @@ class ProtocolHandler:
         self.app.set_dice((dice[0], dice[1]))
         return None
 
+    def _cmd_repl(self, msg):
+        if not self.can_repl:
+            raise ValueError("this board has no REPL to hand over (the simulator)")
+        self.repl_requested = True
+        return {"repl": "the game stops and the board restarts without it: the REPL is free in about 2 s"}
+
     def _cmd_inject(self, msg):
         kind = msg["kind"]
         if kind not in INJECT_KINDS:
@@ -392,10 +428,14 @@ class ProtocolHandler:
 def _decode(frame):
     try:
         text = bytes(frame).decode("utf-8")
+    except MemoryError:
+        raise  # not the host's fault: "out of memory, try again", never "bad frame"
     except Exception:  # UnicodeError on both Pythons
         raise ProtocolError(E_BAD_FRAME, "frame is not UTF-8 text")
     try:
         msg = json.loads(text)
+    except MemoryError:
+        raise
     except Exception:  # ValueError (MicroPython), JSONDecodeError/RecursionError (CPython)
         raise ProtocolError(E_BAD_FRAME, "frame is not valid JSON")
     if type(msg) is not dict:
@@ -477,9 +517,12 @@ class AppBridge:
         self._changes()
 
     def _state(self):
-        ctl = self.app.ctl
+        app = self.app
+        ctl = app.ctl
         dice = ctl.dice
-        return (id(ctl), ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, len(ctl.record),
+        # which match: the app's generation (a controller rebuilt after a fault is the same match)
+        match = getattr(app, "generation", None)
+        return (id(ctl) if match is None else match, ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, len(ctl.record),
                 ctl.game_no)
 
     def _changes(self):
@@ -545,6 +588,8 @@ class AppBridge:
             "options": opts,
             "message": ctl.message,
             "record_lines": len(ctl.record),
+            "error": getattr(self.app, "error", None),
+            "faults": getattr(self.app, "faults", 0),
         }
         if ctl.result:
             snap["result"] = list(ctl.result)

@@ -16,6 +16,7 @@ BLACK_DICE = const(0x3060FF)  # blue for black's dice
 USED_DIM = const(4)  # a used die shows at 1/4
 CUBE_COLOUR = const(0xFFFFFF)
 TURN_COLOUR = const(0x40FF40)
+FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
 TUMBLE_MS = const(70)
 
 
@@ -56,6 +57,16 @@ class DiceDisplay:
                 self._set(g.LED_MOVES + k, colour)
             else:
                 self.px.set(g.LED_MOVES + k, 0, 0, 0)
+
+    def error(self, code):
+        """The fault pattern (docs/controller.md): all seven pips of both dice blink red and
+        ``code`` (1 memory, 2 internal error, 3 save failed) move markers glow red."""
+        if not 1 <= code <= 4:
+            raise DisplayError("a fault code is 1..4, not %r" % (code,))
+        for base in (g.LED_DIE_A, g.LED_DIE_B):
+            for pip in range(g.DIE_PIPS):
+                self._set(base + pip, FAULT_COLOUR, BLINK)
+        self.moves(code, FAULT_COLOUR)
 
     def blank(self):
         self._face(g.LED_DIE_A, 0, 0)

@@ -3,10 +3,13 @@
 The Pico has one USB CDC port, shared with the MicroPython REPL. While
 ``main.py`` runs, the REPL is idle and ``sys.stdin`` delivers what the host
 sends; we only look at it when ``select.poll`` says a byte is waiting, so the
-game loop never blocks. Ctrl-C (0x03) is still caught by MicroPython itself
-(``micropython.kbd_intr`` is left alone) and raises KeyboardInterrupt in the
-main loop, which is how ``mpremote`` interrupts the app to deploy new files.
-Protocol frames are JSON text and never contain 0x03.
+game loop never blocks. ``main.py`` turns MicroPython's Ctrl-C off
+(``micropython.kbd_intr(-1)``) while the game runs, so no byte on the line
+(0x03 included) can stop the game: every byte reaches the protocol, which
+answers garbage with an error. The port goes back to the REPL only on a
+deliberate request: the protocol's ``repl`` command (``pipboard deploy``
+sends it), after which ``pump`` stops reading and ``HostLink.repl_requested``
+tells the loop to hand over.
 
 Streams and poller are injected, so the driver also runs on a PC (tests)::
 
@@ -40,14 +43,19 @@ class UsbSerial:
         self.bytes_out = 0
 
     def pump(self, on_bytes, limit=_MAX_BYTES_PER_PUMP):
-        """Pass every waiting byte (up to ``limit``) to ``on_bytes``; returns the count."""
+        """Pass every waiting byte (up to ``limit``) to ``on_bytes``; returns the count.
+
+        Stops early when ``on_bytes`` returns True (the host asked for the
+        REPL: the bytes after its request are left for the REPL).
+        """
         one = self.one
         n = 0
         while n < limit and self.poller.poll(0):
             if not self.stream_in.readinto(one):
                 break
-            on_bytes(one)
             n += 1
+            if on_bytes(one):
+                break
         self.bytes_in += n
         return n
 
@@ -95,9 +103,16 @@ class HostLink:
         if test_mode is None:
             test_mode = started_in_test_mode()
         self.handler = ProtocolHandler(self.bridge, self.serial.write, firmware_version, test_mode=test_mode)
+        self.handler.can_repl = True  # this port is the REPL's: the "repl" command hands it over
+
+    @property
+    def repl_requested(self):
+        """True once a host sent the ``repl`` command (its reply is already written)."""
+        return self.handler.repl_requested
 
     def poll(self, now):
-        self.serial.pump(self.handler.feed)
+        if self.serial.pump(self.handler.feed) and self.handler.repl_requested:
+            return  # the REPL's turn: main.py stops the game
         self.bridge.poll(now)
         self.handler.poll()
 

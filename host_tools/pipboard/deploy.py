@@ -15,6 +15,14 @@
 
 The board is a stock MicroPython (1.22 or newer) Pico found by USB ID
 2E8A:0005, or the port given with ``--port``.
+
+0. **Hand-over.** While the game runs, Ctrl-C is off (no byte on the line can
+   stop it), so before mpremote takes the port deploy sends the protocol
+   command ``repl``: the board stops the game and restarts without it, and
+   deploy waits for the port to come back. A board that does not answer
+   (older firmware, whose Ctrl-C still works, or one already at the REPL) is
+   left to mpremote as before. ``pipboard repl`` does only this step, for
+   makers who then use plain ``mpremote``.
 """
 
 import hashlib
@@ -34,6 +42,9 @@ TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_
 KEEP_AS_SOURCE = ("main.py", "boot.py")
 HOST_ONLY = ("manifest.py",)  # the freeze manifest is read by the image build, not the board
 MIN_MICROPYTHON = (1, 22)
+REPL_REQUEST_ID = "pipboard-repl"
+# "\r\n" first ends any partial line the board holds, so the request is a frame of its own
+REPL_REQUEST = b'\r\n{"id": "%s", "cmd": "repl"}\n' % REPL_REQUEST_ID.encode()
 
 
 class DeployError(Exception):
@@ -183,6 +194,72 @@ def find_port(port=None):
     return ports[0]
 
 
+def request_repl(port, timeout=2.0, opener=None):
+    """Ask a running game on ``port`` to hand the port to the REPL; True when it agreed.
+
+    False when nothing answered the request in ``timeout`` s (a board at the
+    REPL echoes it as Python; older firmware answers ``unknown_command``):
+    mpremote's Ctrl-C then does the job as it always did.
+    """
+    if opener is None:
+        def opener(name):
+            import serial
+
+            return serial.Serial(name, 115200, timeout=0.1, write_timeout=2)
+    try:
+        link = opener(port)
+    except Exception:  # no such port, busy, no permission: _connect reports it properly
+        return False
+    try:
+        link.write(REPL_REQUEST)
+        pending = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pending += link.read(256) or b""
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                try:
+                    reply = json.loads(line.decode("utf-8", "replace"))
+                except ValueError:
+                    continue  # the REPL's echo, a banner, an event split by our own read
+                if isinstance(reply, dict) and reply.get("id") == REPL_REQUEST_ID:
+                    return reply.get("ok") is True
+        return False
+    except Exception:
+        return False
+    finally:
+        try:
+            link.close()
+        except Exception:
+            pass
+
+
+def wait_for_port(port, timeout=15.0, exists=os.path.exists, sleep=time.sleep):
+    """Wait while a board restarts: its USB port goes away and comes back."""
+    sleep(1.0)
+    if not port.startswith("/"):  # COM ports: nothing to watch, give the restart time
+        sleep(2.0)
+        return True
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if exists(port):
+            sleep(0.5)  # let the REPL print its banner
+            return True
+        sleep(0.2)
+    return False
+
+
+def hand_over(port, out, request=None, wait=None):
+    """Step 0: stop a running game so that mpremote gets the REPL; returns True if the game was stopped."""
+    if not (request or request_repl)(port):
+        return False
+    out.write("the game stopped and hands the port to the REPL; waiting for the board to restart\n")
+    if not (wait or wait_for_port)(port):
+        raise DeployError("the board stopped its game to hand over the REPL but %s did not come back; "
+                          "unplug and plug it in again, then retry" % port)
+    return True
+
+
 def _connect(port):
     try:
         from mpremote.transport_serial import SerialTransport
@@ -223,6 +300,7 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
     files = build()
     port = find_port(port)
     out.write("board: %s\n" % port)
+    hand_over(port, out)
     transport = _connect(port)
     try:
         version = _check_version(transport)
@@ -268,6 +346,22 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
     out.write("board answers: firmware %s, protocol %s%s\n"
               % (hello.get("firmware"), hello.get("protocol"), ", TEST MODE" if hello.get("test_mode") else ""))
     return hello
+
+
+def run_repl(args, out=sys.stdout):
+    """``pipboard repl``: stop the game so plain ``mpremote`` can use the REPL."""
+    try:
+        port = find_port(args.port)
+        if hand_over(port, out):
+            out.write("%s: the REPL is free (mpremote connect %s); Ctrl-D or a power cycle starts the game\n"
+                      % (port, port))
+        else:
+            out.write("%s: no game answered; the board is at the REPL already or runs older firmware "
+                      "(Ctrl-C in mpremote stops it)\n" % port)
+    except DeployError as exc:
+        sys.stderr.write("pipboard repl: %s\n" % exc)
+        return 1
+    return 0
 
 
 def run(args, out=sys.stdout):

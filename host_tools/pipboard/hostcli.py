@@ -32,6 +32,10 @@ def add_commands(sub):
     p.add_argument("--force", action="store_true", help="copy every file, not only the changed ones")
     p.set_defaults(func=_cmd_deploy)
 
+    p = sub.add_parser("repl", help="stop the game on the Pico so that mpremote can use the REPL")
+    p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
+    p.set_defaults(func=_cmd_repl)
+
     p = sub.add_parser("monitor", help="mirror the game on a board or the simulator, live")
     _target_args(p)
     p.add_argument("--once", action="store_true", help="print the current state and exit")
@@ -56,6 +60,12 @@ def _cmd_deploy(args):
     from pipboard.deploy import run
 
     return run(args)
+
+
+def _cmd_repl(args):
+    from pipboard.deploy import run_repl
+
+    return run_repl(args)
 
 
 def _cmd_monitor(args):

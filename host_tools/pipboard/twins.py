@@ -160,8 +160,13 @@ class VirtualButtons:
         return level
 
 
-class PowerCut(Exception):
-    """Raised by MemFlash when the simulated power fails."""
+class PowerCut(BaseException):
+    """Raised by MemFlash when the simulated power fails.
+
+    A BaseException, like KeyboardInterrupt: nothing on the board survives a
+    power cut, so the firmware's fault guard (``pipcore.guard``, which catches
+    every ``Exception``) must not catch it either.
+    """
 
 
 class _MemFile:

@@ -33,6 +33,7 @@ TEMPLATES = (
     b'{"id": 10, "cmd": "ping", "data": "abc"}',
     b'{"id": 11, "cmd": "new_game", "variant": "nardy"}',
     b'{"id": 12, "cmd": "roll"}',
+    b'{"id": 13, "cmd": "repl"}',
 )
 TOKENS = (
     b"null", b"true", b"false", b"-1", b"0", b"7", b"1e999", b"3.5", b'""', b'"x"', b"[]", b"{}",
@@ -192,6 +193,7 @@ def reference_ok(frame, test_mode):
         "set_position": {"position_id": ("str",), "match_id": ("str",)},
         "show_play": {"play": ("str",)}, "show_cube": {"action": ("str",)}, "roll": {}, "record": {"offset": ("int",)},
         "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",)},
+        "repl": {},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),
                 "set_dice": ("dice",), "inject": ("kind", "index", "value")}
@@ -205,6 +207,8 @@ def reference_ok(frame, test_mode):
             return False
     if cmd in ("set_dice", "inject") and not test_mode:
         return False
+    if cmd == "repl":
+        return False  # the fuzzed handler, like the simulator's, has no REPL to hand over
     try:
         if cmd == "new_game":
             make_options(msg.get("options"), msg.get("variant", "backgammon"))
@@ -263,3 +267,55 @@ def run(count, seed=1, test_mode=False, check_reference=True):
             assert len(app.calls) == before, "frame %d refused but the game changed: %r" % (i, bytes(frame[:80]))
             assert expected is not True, "frame %d refused but good: %r -> %r" % (i, bytes(frame[:120]), reply)
     return count, errors
+
+
+def _lines_with(b):
+    """Lines carrying byte ``b``: alone, repeated, inside a string, before a frame, inside a name."""
+    one = bytes([b])
+    return (one, one * 3, b'{"cmd": "ping", "data": "' + one + b'"}', one + b'{"id": 1, "cmd": "ping"}',
+            b'{"id": 1, "cmd": "pi' + one + b'ng"}', b'{"id": 1, "cmd": "ping"}' + one)
+
+
+def _all_lines():
+    """Generated one at a time: a list of them would need a 16 KB block in a small heap."""
+    for b in range(256):
+        for line in _lines_with(b):
+            yield line
+    yield bytes(range(256))
+    yield bytes(range(255, -1, -1))
+    yield b"\x03\x04\x01\x02\x05\x03\x03\x04"
+
+
+def every_byte(test_mode=False):
+    """Every byte value 0..255 (0x01-0x05 included) in lines of several shapes, then all 256 in one line.
+
+    Every line gets exactly the replies its non-empty frames call for, none
+    is an internal error, a refused line changes nothing, and a ping after
+    each is answered. Returns the number of lines sent.
+    """
+    app = RecordingApp()
+    out = []
+    handler = protocol.ProtocolHandler(app, out.append, "fuzz", {}, test_mode=test_mode)
+    sent = 0
+    for line in _all_lines():
+        frames = 0
+        for part in (line + b"\n").split(b"\n")[:-1]:
+            if part.endswith(b"\r"):
+                part = part[:-1]
+            if part:
+                frames += 1
+        before = len(app.calls)
+        handler.feed(line + b"\n")
+        assert len(out) == frames, "line %r: %d replies for %d frames" % (line[:40], len(out), frames)
+        for text in out:
+            reply = json.loads(text)
+            if not reply["ok"]:
+                assert reply["error"] in KNOWN_ERRORS, "line %r: %r" % (line[:40], reply)
+        if not any(json.loads(text)["ok"] for text in out):
+            assert len(app.calls) == before, "line %r refused but the game changed" % (line[:40],)
+        del out[:]
+        handler.feed(b'{"id": 99, "cmd": "ping"}\n')
+        assert len(out) == 1 and json.loads(out[0]) == {"ok": True, "id": 99, "pong": True}, (line[:40], out)
+        del out[:]
+        sent += 1
+    return sent

@@ -86,3 +86,22 @@ def test_tumble_changes_faces():
         d.tumble(t, 0)
         seen.add(tuple(lit(px, g.LED_DIE_A, 7)))
     assert len(seen) == 6
+
+
+def test_fault_pattern_is_red_blinking_dice_and_a_code():
+    px, d, _ = make()
+    d.dice(3, 4, 0)
+    d.error(2)
+    for base in (g.LED_DIE_A, g.LED_DIE_B):
+        for pip in range(g.DIE_PIPS):
+            r, gr, b = px[base + pip]
+            assert r > 0 and gr == 0 and b == 0
+            assert px.effect(base + pip) == BLINK
+    assert lit(px, g.LED_MOVES, 4) == [0, 1]
+    for code in (0, 5):
+        try:
+            d.error(code)
+        except DisplayError:
+            pass
+        else:
+            raise AssertionError("fault code %d accepted" % code)
