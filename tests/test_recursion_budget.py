@@ -11,7 +11,6 @@ fails under it, so the test can fail.
 """
 
 import os
-import subprocess
 import sys
 
 import pytest

@@ -4,7 +4,8 @@ import io
 import json
 
 from pipboard.rules_cli import handle_line, run
-from pipcore.match import MatchState, Referee
+from pipcore.match import Referee
+from pipcore.matchid import MatchState
 from pipcore.options import make_options
 
 START = "4HPwATDgc/ABMA"

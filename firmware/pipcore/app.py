@@ -137,7 +137,6 @@ class App:
 
     def _poll(self, now):
         hw = self.hw
-        ctl = self.ctl
         busy = False
         if self._scan_at is None or now - self._scan_at >= SCAN_PERIOD_MS:
             first = self._scan_at is None

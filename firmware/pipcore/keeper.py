@@ -57,7 +57,7 @@ class RecordKeeper:
         self.base = 0
         if self.variant == "nardy":
             return None
-        from pipcore.record import RecordWriter
+        from pipcore.recwriter import RecordWriter
         self.sink = _Sink(data)
         return RecordWriter(self.sink, self.variant)
 

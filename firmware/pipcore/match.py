@@ -2,9 +2,8 @@
 
 * ``Match``: the score of a match to N points (or a money session), the
   Crawford game, post-Crawford play and the match winner.
-* ``MatchState`` (from ``pipcore.matchid``): the fields of a gnubg Match ID; ``encode`` and
-  ``decode`` are exact, and ``validate`` (kept apart from decoding) rejects
-  impossible states. Errors are ``MatchIdError`` (a ValueError).
+* the Match ID itself (``MatchState``, exact ``encode`` and ``decode``) is
+  ``pipcore.matchid``'s, imported only when a Match ID is asked for.
 * ``Referee``: one whole match step by step (opening rolls, cube actions,
   rolls, plays, resignations, results) checked against the rules. It writes
   every accepted action to an optional record writer (``pipcore.record``).
@@ -13,9 +12,6 @@
 
 from pipcore.compat import const
 from pipcore.cube import BEAVER, CENTRE, DROP, OFFER, RACCOON, TAKE, Cube, CubeError  # noqa: F401
-from pipcore.matchid import (GAME_DROPPED, GAME_NONE, GAME_OVER, GAME_PLAYING, GAME_RESIGNED,  # noqa: F401
-                             MAX_SCORE, MatchIdError, MatchState, cube_of, decode_match_id, encode_match_id,
-                             state_after)
 from pipcore.notation import format_play
 from pipcore.options import make_options
 from pipcore.position import CHECKERS, Position
@@ -490,12 +486,13 @@ class Referee:
         return self.phase in (GAME_ENDED, MATCH_ENDED)
 
     def match_state(self):
-        """This moment as a MatchState (for the Match ID)."""
+        """This moment as a ``pipcore.matchid.MatchState`` (for the Match ID; imported only when asked)."""
         state = self._match_state()
         state.jacoby = bool(self.options["jacoby"]) and not self.match.length
         return state
 
     def _match_state(self):
+        from pipcore.matchid import GAME_DROPPED, GAME_NONE, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
         cube = self.cube
         if self.phase == NO_GAME or cube is None:
             return MatchState(game_state=GAME_NONE, length=self.match.length, score=self.match.score,

@@ -449,20 +449,10 @@ def _valid_id(value):
 
 
 def _check_match_id(match_id):
-    """Validate a Match ID with pipcore.match when that module is present."""
-    try:
-        from pipcore import match
-    except ImportError:
-        if len(match_id) != 12:
-            raise ProtocolError(E_BAD_ARGS, "a Match ID has 12 characters, not %d" % len(match_id))
-        return
-    decode = getattr(match, "decode_match_id", None) or getattr(match, "MatchState", None)
-    if decode is None:
-        return
-    if hasattr(decode, "from_id"):
-        decode.from_id(match_id)
-    else:
-        decode(match_id)
+    """Validate a Match ID (``pipcore.matchid``, loaded only when one arrives)."""
+    from pipcore.matchid import decode_match_id
+
+    decode_match_id(match_id)
 
 
 class _ForcedDice:
@@ -596,28 +586,8 @@ class AppBridge:
         return snap
 
     def _match_id(self):
-        """The gnubg Match ID of the controller's state, or None where it has none (nardy, odd cubes)."""
-        ctl = self.app.ctl
-        fn = getattr(ctl, "match_id", None)
-        try:
-            if fn is not None:
-                return fn() if callable(fn) else fn
-            if ctl.variant != "backgammon":
-                return None
-            from pipcore import match as m
-
-            phase = ctl.phase_name()
-            game_state = m.GAME_OVER if phase in ("game-over", "match-over") else m.GAME_PLAYING
-            offered = phase == "cube-offered"
-            dice = ctl.dice if ctl.dice and phase in ("moving", "pick") else (0, 0)
-            state = m.MatchState(cube_value=ctl.cube, cube_owner=ctl.owner if ctl.owner in (0, 1) else m.CENTRE,
-                                 on_roll=ctl.mover, crawford=bool(getattr(ctl, "crawford_game", False)),
-                                 game_state=game_state, turn=(1 - ctl.mover) if offered else ctl.mover,
-                                 doubled=offered, dice=dice, length=ctl.options.get("matchLength", 0),
-                                 score=(ctl.scores[0], ctl.scores[1]), jacoby=bool(ctl.options.get("jacoby")))
-            return state.encode()
-        except (ImportError, ValueError, AttributeError):
-            return None
+        """The gnubg Match ID of the referee's state, or None where it has none (a cube gnubg cannot write)."""
+        return self.app.ctl.match_id()
 
     def new_game(self, variant, options):
         app = self.app
@@ -638,18 +608,12 @@ class AppBridge:
         mover = 0
         dice = None
         if match_id:
-            try:
-                from pipcore import match as _match
+            from pipcore.matchid import decode_match_id
 
-                info = _match.decode_match_id(match_id)
-                mover = info.get("turn", info.get("mover", 0)) if isinstance(info, dict) else getattr(info, "turn", 0)
-                d = info.get("dice") if isinstance(info, dict) else getattr(info, "dice", None)
-                dice = tuple(d) if d and d[0] else None
-            except ImportError:
-                pass
-            except AttributeError:
-                pass
-        self._step(("load", position_id, mover, dice))
+            state = decode_match_id(match_id)  # checked already by the handler
+            mover = state.on_roll
+            dice = state.dice if state.dice[0] else None
+        self._step(("load", position_id, mover, dice, match_id))
 
     def show_play(self, play):
         self._step(("host_play", play))

@@ -178,7 +178,7 @@ class GnubgCubeAdvisor:
         ``response`` is the opponent's proper answer to a double now: ``take``,
         ``drop`` or ``beaver``.
         """
-        from pipcore.match import MatchState
+        from pipcore.matchid import MatchState
 
         self.questions += 1
         state = MatchState.from_id(match_id)

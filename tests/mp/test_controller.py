@@ -337,7 +337,7 @@ def test_cube_double_take_and_drop():
 
 def test_crawford_game_forbids_doubling():
     # a 3-point match at 1-0: white bears off its last checker for a single and stands 1-away
-    from pipcore.match import MatchState
+    from pipcore.matchid import MatchState
     t = Table({"matchLength": 3})
     pos = Position.from_dicts({1: 1, "off": 14}, {13: 13, "off": 2})
     mid = MatchState(on_roll=0, dice=(2, 1), length=3, score=(1, 0), jacoby=False).encode()
@@ -429,7 +429,7 @@ def test_match_id_follows_the_game():
     t.dice(3, 1)
     mid = t.ctl.match_id()
     try:
-        from pipcore.match import decode_match_id
+        from pipcore.matchid import decode_match_id
     except ImportError:
         return
     st = decode_match_id(mid)
@@ -444,7 +444,7 @@ def test_match_id_follows_the_game():
 
 def test_load_with_match_id_sets_cube_and_score():
     try:
-        from pipcore.match import MatchState
+        from pipcore.matchid import MatchState
     except ImportError:
         return
     mid = MatchState(cube_value=4, cube_owner=1, on_roll=0, length=7, score=(2, 5)).encode()

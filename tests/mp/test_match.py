@@ -5,16 +5,8 @@ The Match IDs below were written by GNU Backgammon 1.07 itself.
 """
 
 from pipcore.cube import CENTRE, CubeError
-from pipcore.match import (
-    GAME_DROPPED,
-    GAME_PLAYING,
-    GAME_RESIGNED,
-    MATCH_ENDED,
-    Match,
-    MatchIdError,
-    MatchState,
-    Referee,
-)
+from pipcore.match import MATCH_ENDED, Match, Referee
+from pipcore.matchid import GAME_DROPPED, GAME_PLAYING, GAME_RESIGNED, MatchIdError, MatchState
 from pipcore.options import make_options
 from pipcore.position import Position
 from pipcore.rules import BACKGAMMON, GAMMON, SINGLE

@@ -236,7 +236,7 @@ def play(rig, pos, mover, stats, over, reps):
         if m > rig.turn_alloc:
             rig.turn_alloc = m
     if ctl.phase_name() != "moving":
-        print("roll refused at %s: %s %r %r %r" % (pos.position_id(), ctl.message, list(ctl.sensed), list(rig.counts), list(rig.app.counts)))
+        print("roll refused at %s: %s (fault: %s)" % (pos.position_id(), ctl.message, rig.app.last_fault))
         raise SystemExit(1)
     turn = ctl.turn
     code = turn.plays[len(turn.plays) // 2]
