@@ -178,8 +178,10 @@ class _Doubles:
         turn = self.turn
         guess = _pack(made, srcs[0] if made > 0 else 0, srcs[1] if made > 1 else 0,
                       srcs[2] if made > 2 else 0, srcs[3] if made > 3 else 0, 1)
-        if guess in turn.plays and turn.result(guess) == position:
-            return guess
+        if turn.result(guess) == position:
+            for code in turn.plays:  # (the plays are an array: no ``in`` on MicroPython)
+                if code == guess:
+                    return guess
         for code in turn.plays:
             moves = turn.moves(code)
             if len(moves) != made:
