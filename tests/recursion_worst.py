@@ -17,7 +17,8 @@ NARDY = ("AWYA5D9EAC7gPw", "/68BAAD/PQggAA", "PyAQ3wDP4hkgAQ")
 def walk(turn, apply=apply_move):
     """Ask steps/is_complete along a few legal plays (the board's questions)."""
     plays = turn.plays
-    for code in plays[::max(1, len(plays) // 4)]:
+    for i in range(0, len(plays), max(1, len(plays) // 4)):  # (MicroPython arrays slice only with step 1)
+        code = plays[i]
         pos = turn.position.copy()
         turn.steps(pos)
         for s, t, _ in turn.moves(code):

@@ -93,12 +93,13 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
     four frames deep (tests/test_recursion_budget.py runs the worst turns
     under a small stack).
     """
+    codes = plays.codes
     if depth == 3:
-        k = len(plays)
-        _double_last(m, cand, moving, n, d, i0, code | 4, outside, plays)
-        if len(plays) > k:
+        k = len(codes)
+        _double_last(m, cand, moving, n, d, i0, code | 4, outside, codes)
+        if len(codes) > k:
             if best < 4:
-                del plays[:k]
+                plays.start = k  # the shorter plays before k are dropped
             return 4
         return _double_end(m, 3, code, plays, best)
     shift = 3 + 5 * depth
@@ -131,7 +132,7 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
             return best
         return _double_end(m, depth, code, plays, best)
     # depth 2: the third move, and the fourth counted in line
-    append = plays.append
+    append = codes.append
     for i in range(i0, moving):
         s = cand[i]
         if m[s]:
@@ -140,16 +141,16 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
             m[s] -= 1
             m[t] += 1
             c = code | (s << 13) | 4
-            k = len(plays)
+            k = len(codes)
             for j in range(i, moving):
                 s4 = cand[j]
                 if m[s4]:
                     append(c | (s4 << 18))
             if not outside or (s > 6 and t <= 6 and outside == 1):
-                _double_last(m, cand, moving, n, d, moving if i < moving else i, c, 0, plays)
-            if len(plays) > k:
+                _double_last(m, cand, moving, n, d, moving if i < moving else i, c, 0, codes)
+            if len(codes) > k:
                 if best < 4:
-                    del plays[:k]
+                    plays.start = k
                     best = 4
             else:
                 best = _double_end(m, 3, c & ~7, plays, best)
@@ -170,28 +171,43 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
     return _double_end(m, 2, code, plays, best)
 
 
-def _double_last(m, cand, moving, n, d, i0, code, outside, plays):
+def _double_last(m, cand, moving, n, d, i0, code, outside, codes):
     """Append the fourth moves of a double from ``cand[i0:]`` (``code`` holds the first three)."""
     for i in range(i0, moving):
         s = cand[i]
         if m[s]:
-            plays.append(code | (s << 18))
+            codes.append(code | (s << 18))
     if not outside:
         for i in range(moving if i0 < moving else i0, n):
             s = cand[i]
             if m[s] and (s == d or not _occupied_above(m, s)):
-                plays.append(code | (s << 18))
+                codes.append(code | (s << 18))
 
 
 def _double_end(m, depth, code, plays, best):
     """Record a play that stops after ``depth`` moves if it is among the longest."""
     length = 4 if m[0] == CHECKERS else depth
     if length >= best:
+        codes = plays.codes
         if length > best:
-            del plays[:]
+            plays.start = len(codes)  # every play found so far is shorter: dropped
             best = length
-        plays.append(code | depth)
+        codes.append(code | depth)
     return best
+
+
+class _Codes:
+    """The plays of a double as they are found: an ``array('I')`` grown in place (4 bytes a play,
+    never a list's doubling block of pointers: 8.9 KB instead of 32 KB on a 64-bit host for the
+    2,226 plays of IAKI6H+klFJKKQ 1-1), and where the longest plays start (shorter ones found
+    before a longer play are dropped by moving ``start``, not by deleting: arrays cannot)."""
+
+    def __init__(self):
+        self.codes = array("I")
+        self.start = 0
+
+    def plays(self):
+        return self.codes[self.start:] if self.start else self.codes
 
 
 def _repeats(seen, o, a, b, hi, lo):
@@ -246,9 +262,8 @@ class Turn(PlayList):
             self._generate_double(m, position.opp)
         else:
             self._generate_mixed(m, position.opp)
-        # kept for the whole roll: 4 bytes a play instead of a list's pointer (8 on 64-bit) and its
-        # doubling spare room (the 2,226 plays of IAKI6H+klFJKKQ 1-1: 8.9 KB instead of 32 KB unix)
-        self.plays = array("I", self.plays)
+        if not isinstance(self.plays, array):
+            self.plays = array("I", self.plays)  # kept for the whole roll: 4 bytes a play
 
     # -- generation -----------------------------------------------------
     def _generate_double(self, m, o):
@@ -294,7 +309,10 @@ class Turn(PlayList):
         moving = n
         while moving and cand[moving - 1] <= d:
             moving -= 1
-        best = _double_search(m, cand, moving, n, d, 0, depth, code, outside, plays, -1)
+        found = _Codes()
+        best = _double_search(m, cand, moving, n, d, 0, depth, code, outside, found, -1)
+        self.plays = found.plays()
+        found = None
         if best <= 0:
             self.plays = [0]
             best = 0
