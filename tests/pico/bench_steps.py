@@ -123,7 +123,8 @@ def path_positions(turn):
     """Positions part-way through (and at the end of) a spread of legal plays."""
     out = []
     plays = turn.plays
-    for code in plays[::max(1, len(plays) // 6)]:
+    for i in range(0, len(plays), max(1, len(plays) // 6)):  # (arrays slice only with step 1)
+        code = plays[i]
         moves = turn.moves(code)
         for order in (moves, moves[::-1]):
             pos = turn.position.copy()
