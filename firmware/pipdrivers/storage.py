@@ -26,6 +26,7 @@ MAGIC = b"PBS1"
 _HEADER = const(12)
 _SUM = const(8)
 MAX_PAYLOAD = const(256 * 1024)
+_PIECE = const(512)  # bytes read at a time when an old save is checked
 
 
 class StorageError(ValueError):
@@ -36,12 +37,14 @@ def _checksum(data):
     return hashlib.sha256(data).digest()[:_SUM]
 
 
+def _head(seq, n):
+    return MAGIC + bytes(((seq >> 24) & 255, (seq >> 16) & 255, (seq >> 8) & 255, seq & 255,
+                          (n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255))
+
+
 def encode(seq, payload):
     """The bytes of one save file."""
-    n = len(payload)
-    head = MAGIC + bytes(((seq >> 24) & 255, (seq >> 16) & 255, (seq >> 8) & 255, seq & 255))
-    head += bytes(((n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255))
-    body = head + bytes(payload)
+    body = _head(seq, len(payload)) + bytes(payload)
     return body + _checksum(body)
 
 
@@ -97,31 +100,65 @@ class AtomicStore:
         return best[1]
 
     def save(self, payload):
-        """Write ``payload`` (bytes) so that a power cut at any point loses nothing complete."""
+        """Write ``payload`` (bytes) so that a power cut at any point loses nothing complete.
+
+        Nothing payload-sized is allocated: the old saves are checked in
+        pieces, and header, payload and checksum are written one after the
+        other (a save on the Pico must not need several copies of the state).
+        """
         if not isinstance(payload, (bytes, bytearray)):
             raise StorageError("a save is bytes, not %s" % type(payload).__name__)
-        if len(payload) > MAX_PAYLOAD:
-            raise StorageError("a save is at most %d bytes, not %d" % (MAX_PAYLOAD, len(payload)))
-        main, tmp = self._versions()
-        newest = 0
-        if main is not None:
-            newest = main[0]
-        if tmp is not None and tmp[0] > newest:
+        n = len(payload)
+        if n > MAX_PAYLOAD:
+            raise StorageError("a save is at most %d bytes, not %d" % (MAX_PAYLOAD, n))
+        newest = self._seq_of(self.path) or 0
+        tmp = self._seq_of(self.tmp)
+        if tmp is not None and tmp > newest:
             self._replace()  # a cut fell between write and rename: finish it first
-            newest = tmp[0]
+            newest = tmp
         else:
             self._remove(self.tmp)
         seq = max(newest, self.seq) + 1
-        data = encode(seq, payload)
+        head = _head(seq, n)
+        h = hashlib.sha256(head)
+        h.update(payload)
         f = self.fs.open(self.tmp, "wb")
         try:
-            f.write(data)
+            f.write(head)
+            f.write(payload)
+            f.write(h.digest()[:_SUM])
             f.flush()
         finally:
             f.close()
         self._replace()
         self.seq = seq
         return seq
+
+    def _seq_of(self, path):
+        """The sequence number of the complete save at ``path`` (checked in pieces), or None."""
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
+            return None
+        try:
+            head = f.read(_HEADER)
+            if head is None or len(head) != _HEADER or head[:4] != MAGIC:
+                return None
+            left = (head[8] << 24) | (head[9] << 16) | (head[10] << 8) | head[11]
+            h = hashlib.sha256(head)
+            while left > 0:
+                chunk = f.read(_PIECE if left > _PIECE else left)
+                if not chunk:
+                    return None
+                h.update(chunk)
+                left -= len(chunk)
+            if f.read(_SUM + 1) != h.digest()[:_SUM]:  # (a longer file is not a save either)
+                return None
+            return (head[4] << 24) | (head[5] << 16) | (head[6] << 8) | head[7]
+        except OSError:
+            return None
+        finally:
+            f.close()
 
     def _replace(self):
         try:

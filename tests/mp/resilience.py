@@ -178,10 +178,10 @@ class ScriptDice:
 class Bench:
     """The App on twins, with the protocol handler in front (see module docstring)."""
 
-    def __init__(self):
+    def __init__(self, flash=None):
         self.bits = bytearray(g.SCAN_BYTES)
         self.pressed = 0
-        self.flash = Flash()
+        self.flash = flash if flash is not None else Flash()
         self.frame = None
         self.hw = Board(self.read_chain, self.write_leds, self.read_buttons, self.flash, lambda n: bytes(n))
         self.dice = ScriptDice(DICE)

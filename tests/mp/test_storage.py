@@ -10,14 +10,18 @@ from pipdrivers.storage import AtomicStore, decode, encode
 class File:
     def __init__(self, fs, path, write):
         self.fs, self.path = fs, path
+        self.pos = 0
         if write:
             fs.files[path] = bytearray()
 
     def write(self, data):
         self.fs.files[self.path] += data
 
-    def read(self):
-        return bytes(self.fs.files[self.path])
+    def read(self, n=-1):
+        data = self.fs.files[self.path]
+        chunk = bytes(data[self.pos:] if n < 0 else data[self.pos:self.pos + n])
+        self.pos += len(chunk)
+        return chunk
 
     def flush(self):
         pass
