@@ -47,8 +47,10 @@ def distance(a, b):
     """Checkers out of place between two count vectors (L1 distance)."""
     d = 0
     for i in range(NLOC):
-        x = a[i] - b[i]
-        d += x if x > 0 else -x
+        x = a[i]
+        y = b[i]
+        if x != y:
+            d += x - y if x > y else y - x
     return d
 
 
@@ -276,6 +278,8 @@ class Tracker:
             return exact, pend
         stack = [start]
         seen = {}
+        bar = BAR0 + 1 - mover
+        full = self.capacity[bar]
         while stack:
             node = stack.pop()
             k = node.key
@@ -291,22 +295,24 @@ class Tracker:
             dist = distance(k, s)
             for p in srcs:
                 for t, child in self.lift_targets(node, p):
-                    pk = child.pos.key()
-                    if pk in seen:
-                        continue
-                    seen[pk] = 1
                     ck = child.key
                     if ck == s:
-                        # several positions may show the same counts (colours differ): keep them all
-                        exact.append(child)
+                        pk = child.pos.key()
+                        if pk not in seen:
+                            # several positions may show the same counts (colours differ): keep them all
+                            seen[pk] = 1
+                            exact.append(child)
                         continue
-                    if pend is None:
+                    if pend is None and (s[bar] < ck[bar] or ck[bar] >= full):  # a hit checker may be in hand
                         for hk, locs in self._pending(child):
                             if hk == s:
                                 pend = (child, locs)
                                 break
                     if distance(ck, s) < dist:
-                        stack.append(child)
+                        pk = child.pos.key()
+                        if pk not in seen:
+                            seen[pk] = 1
+                            stack.append(child)
         return exact, pend
 
     # -- DONE -----------------------------------------------------------------------
