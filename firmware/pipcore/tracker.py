@@ -29,18 +29,39 @@ AT_REST = const(0)  # the counts show ``cands`` (the current node first)
 HIT_PENDING = const(1)  # the counts show ``cur`` with hit checkers still on their points (``hits``)
 ELSEWHERE = const(2)  # no node of the turn shows the counts: checkers in hand, or misplaced
 
+# Child nodes idle() keeps ready at the current node (about 400 B each on the unix port, half on
+# the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
+IDLE_NODES = const(64)
+
+
+_SRCS = const(0)  # Node.memo entries: movable sources
+_TARGETS = const(1)  # source -> [child nodes]
+_PEND = const(2)  # [(key, hit locations)] with hit checkers not yet on the bar
+
 
 class Node:
-    """A position passed through during the turn, with the dice still to play."""
+    """A position passed through during the turn, with the dice still to play.
 
-    def __init__(self, pos, left, key, parent):
+    ``to`` is where the checker that made it landed (-1 at the root). What is
+    worked out about a node lives in ``memo`` (None until asked: most nodes
+    are never asked), so a node costs six attributes (unix 64-bit: about
+    400 bytes with its Position and key; 500 before, see tests/bench/README.md).
+    """
+
+    def __init__(self, pos, left, key, parent, to=-1):
         self.pos = pos
         self.left = left
         self.key = key
         self.parent = parent
-        self.pend = None  # lazily: [(key, hit locations)] with hit checkers not yet on the bar
-        self.srcs = None  # lazily: movable sources
-        self.targets = None  # lazily: source -> [(to, child node)]
+        self.to = to
+        self.memo = None
+
+
+def _memo(node):
+    memo = node.memo
+    if memo is None:
+        memo = node.memo = [None, None, None]
+    return memo
 
 
 def distance(a, b):
@@ -75,6 +96,7 @@ class Tracker:
         self.capacity = capacity
         self.nardy = nardy
         self._scratch = bytearray(NLOC)
+        self._lefts = {}  # dice-left tuples shared by the nodes
         self.root = Node(pos, self.tmap.dice, self.key(pos), None)
         self.cur = self.root
         self.cands = [self.root]
@@ -102,28 +124,35 @@ class Tracker:
         """Forget what can be recomputed: lift targets, sources, pending hits, the turn map's memo."""
         node = self.cur
         while node is not None:
-            node.targets = None
-            node.srcs = None
-            node.pend = None
+            node.memo = None
             node = node.parent
         self.tmap._ok = {}
+        self._lefts = {}
 
     def sources(self, node):
         """Points a checker may start a move from at ``node`` (kept on the node)."""
-        if node.srcs is None:
-            node.srcs = self.tmap.sources(node.pos, node.left)
-        return node.srcs
+        memo = _memo(node)
+        srcs = memo[_SRCS]
+        if srcs is None:
+            srcs = memo[_SRCS] = self.tmap.sources(node.pos, node.left)
+        return srcs
 
     def lift_targets(self, node, src):
-        """``[(to, child_node)]`` for a checker lifted from ``src`` at ``node`` (kept on the node)."""
-        cache = node.targets
+        """The child nodes (``child.to``: where it lands) of a checker lifted from ``src`` at ``node``
+        (kept on the node)."""
+        memo = _memo(node)
+        cache = memo[_TARGETS]
         if cache is None:
-            cache = node.targets = {}
+            cache = memo[_TARGETS] = {}
         out = cache.get(src)
         if out is None:
             out = []
+            lefts = self._lefts
             for t, child, left2, path in self.tmap.targets(node.pos, node.left, src):
-                out.append((t, self._child(node, child, left2, src, t, path)))
+                shared = lefts.get(left2)  # one tuple per dice left, not one per node
+                if shared is None:
+                    shared = lefts[left2] = left2
+                out.append(self._child(node, child, shared, src, t, path))
             cache[src] = out
         return out
 
@@ -154,12 +183,13 @@ class Tracker:
             else:
                 c = me[0]
             key[loc] = c if c < cap[loc] else cap[loc]
-        return Node(pos, left, bytes(key), parent)
+        return Node(pos, left, bytes(key), parent, to)
 
     def _pending(self, node):
         """Keys of ``node`` with some hit checkers not yet moved to the bar: ``[(key, locations)]``."""
-        if node.pend is not None:
-            return node.pend
+        memo = _memo(node)
+        if memo[_PEND] is not None:
+            return memo[_PEND]
         base = self.pos.opp
         opp = node.pos.opp
         other = 1 - self.mover
@@ -187,13 +217,14 @@ class Tracker:
                         b -= 1
                 k[bar] = b if b < cap[bar] else cap[bar]
                 out.append((bytes(k), locs))
-        node.pend = out
+        memo[_PEND] = out
         return out
 
     def _set_cur(self, node):
         old = self.cur
         if old is not None and old is not node:
-            old.targets = None  # siblings of the way taken: let them go (a take-back recomputes)
+            if old.memo is not None:
+                old.memo[_TARGETS] = None  # siblings of the way taken: let them go (a take-back recomputes)
         self.cur = node
 
     # -- following the hands ------------------------------------------------------
@@ -202,7 +233,13 @@ class Tracker:
         cur = self.cur
         if sensed is not None and sensed != cur.key:
             return False
-        cache = cur.targets
+        cache = _memo(cur)[_TARGETS]
+        if cache is not None:
+            ready = 0
+            for kids in cache.values():
+                ready += len(kids)
+            if ready >= IDLE_NODES:
+                return False  # enough kept ready: a lift from elsewhere is computed when it comes
         for p in self.sources(cur):
             if cache is None or p not in cache:
                 self.lift_targets(cur, p)
@@ -294,7 +331,7 @@ class Tracker:
                 continue
             dist = distance(k, s)
             for p in srcs:
-                for t, child in self.lift_targets(node, p):
+                for child in self.lift_targets(node, p):
                     ck = child.key
                     if ck == s:
                         pk = child.pos.key()
