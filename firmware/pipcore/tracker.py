@@ -357,11 +357,11 @@ class Tracker:
     def at_done(self, sensed):
         """The complete legal plays the board may show: ``(nodes, unsure)``.
 
-        Without a full location the counts name the position, so the nodes
-        showing them say it all; with tall stacks every legal result the
-        switches cannot tell from this board. ``unsure`` is True when the
-        same counts could also be a play not finished yet (colours differ):
-        the player confirms.
+        Without a full location or a hit the counts name the position, so the
+        nodes showing them say it all; otherwise every legal result the
+        switches cannot tell from this board (``_readings``: built from the
+        counts). ``unsure`` is True when, after a hit, the same counts could
+        also be a play not finished yet (colours differ): the player confirms.
         """
         s = bytes(sensed)
         cur = self.cur
@@ -380,8 +380,8 @@ class Tracker:
             # with one, every position of the turn showing these counts (a colour swap on
             # single checkers gives the same counts)
             if self.only is None:
-                done = self._results_showing(s)
-                return done, bool(done) and bool(self.showing(s, False))
+                done, way = self._readings(s, 3)
+                return self._result_nodes(done, s), bool(done) and bool(way)
             seen = {}
             for n in cands:
                 seen[n.pos.key()] = 1
@@ -397,9 +397,12 @@ class Tracker:
 
     def _results_showing(self, s):
         """Nodes of the legal results whose sensed key is ``s`` (``showing``), the current node first."""
+        return self._result_nodes(self._readings(s, 1)[0], s)
+
+    def _result_nodes(self, results, s):
         out = []
         cur = self.cur
-        for pos in self.showing(s, True):
+        for pos in results:
             if pos == cur.pos:
                 out.insert(0, cur)
             else:
@@ -408,7 +411,12 @@ class Tracker:
 
     def showing(self, s, complete):
         """Positions of this turn whose sensed counts are ``s``: the legal results (``complete``), or
-        the positions on the way to one that are not results (not ``complete``).
+        the positions on the way to one that are not results (not ``complete``); see ``_readings``."""
+        return self._readings(s, 1 if complete else 2)[0 if complete else 1]
+
+    def _readings(self, s, want):
+        """``(results, on_the_way)``: the positions of this turn whose sensed counts are ``s``, legal
+        results (if ``want & 1``) and positions on the way to one that are not results (``want & 2``).
 
         Built from the counts, not from the plays: the opponent's checkers only ever go from a blot
         to the bar, so every location but a few names the mover's count there. The unknowns are the
@@ -426,7 +434,7 @@ class Tracker:
         loc = theirs[0]
         c = ropp[0]
         if s[loc] != (c if c < cap[loc] else cap[loc]):
-            return []
+            return [], []
         me = bytearray(26)
         opp = bytearray(ropp)
         fixed = 0
@@ -443,7 +451,7 @@ class Tracker:
                 if o:
                     if o > 1 or nardy:  # a point the mover cannot take: its count cannot change
                         if n != (o if o < cap[loc] else cap[loc]):
-                            return []
+                            return [], []
                         continue
                     if n == 1:
                         either.append(p)  # (with a one-checker switch the hitter's stack is clipped)
@@ -460,7 +468,8 @@ class Tracker:
         hits_min = s[bar] - ropp[25]
         if s[bar] < cap[bar]:
             hits_max = hits_min
-        out = []
+        done = []
+        way = []
         ne = len(either)
         base = len(clipped)
         for mask in range(1 << ne):
@@ -502,8 +511,12 @@ class Tracker:
                     for i in range(nc):
                         p = clipped[i]
                         m[p] = cap[mine[p]] + (parts[i] if i < nc - 1 else left)
-                    if self._judge(pos, s, complete):
-                        out.append(pos)
+                    if self.key(pos) == s:
+                        if self.tmap.complete(pos):
+                            if want & 1 and (self.only is None or pos == self.only):
+                                done.append(pos)
+                        elif want & 2 and self.turn.steps(pos):
+                            way.append(pos)
                 i = 0
                 while i < nc - 1:
                     parts[i] += 1
@@ -513,14 +526,4 @@ class Tracker:
                     i += 1
                 if i >= nc - 1:
                     break
-        return out
-
-    def _judge(self, pos, s, complete):
-        if self.key(pos) != s:
-            return False
-        if complete:
-            return (self.only is None or pos == self.only) and self.tmap.complete(pos)
-        if self.tmap.complete(pos):
-            return False
-        found = self.turn.steps(pos)
-        return bool(found)
+        return done, way
