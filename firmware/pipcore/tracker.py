@@ -42,20 +42,36 @@ _PEND = const(2)  # [(key, hit locations)] with hit checkers not yet on the bar
 class Node:
     """A position passed through during the turn, with the dice still to play.
 
-    ``to`` is where the checker that made it landed (-1 at the root). What is
-    worked out about a node lives in ``memo`` (None until asked: most nodes
-    are never asked), so a node costs six attributes: measured on the unix
-    port (64-bit), about 410 bytes with its Position and key (about half on
-    the Pico), where (to, node) tuples and seven attributes took 500.
+    ``to`` is where the checker that made it landed (-1 at the root). A child
+    keeps the way it was made (``(apply, from, points passed)``) instead of
+    its Position until someone asks for ``pos`` (most children are only
+    compared by their sensed ``key``). What is worked out about a node lives
+    in ``memo`` (None until asked). Measured on the unix port (64-bit, the
+    58 children of the worst 1-1's movable checkers): about 310 bytes per
+    child with its key and list entry (about half on the Pico), where a
+    Position, (to, node) tuples and seven attributes took 500.
     """
 
     def __init__(self, pos, left, key, parent, to=-1):
-        self.pos = pos
+        self.way = pos  # the Position, or how to rebuild it from the parent's
         self.left = left
         self.key = key
         self.parent = parent
         self.to = to
         self.memo = None
+
+    @property
+    def pos(self):
+        way = self.way
+        if type(way) is tuple:
+            apply, at, path = way
+            pos = self.parent.pos.copy()
+            for q in path:
+                apply(pos, at, q)
+                at = q
+            apply(pos, at, self.to)
+            self.way = way = pos
+        return way
 
 
 def _memo(node):
@@ -149,11 +165,14 @@ class Tracker:
         if out is None:
             out = []
             lefts = self._lefts
+            apply = self.tmap.apply
             for t, child, left2, path in self.tmap.targets(node.pos, node.left, src):
                 shared = lefts.get(left2)  # one tuple per dice left, not one per node
                 if shared is None:
                     shared = lefts[left2] = left2
-                out.append(self._child(node, child, shared, src, t, path))
+                kid = self._child(node, child, shared, src, t, path)
+                kid.way = (apply, src, path)  # its Position is rebuilt when asked for
+                out.append(kid)
             cache[src] = out
         return out
 
