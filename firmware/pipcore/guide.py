@@ -106,8 +106,8 @@ class TurnGuide:
                 if owner == mover:
                     mark(i, M_LIFTED, mover)
                     if not tournament:
-                        for t, child in tr.lift_targets(cur, loc_point(mover, i, nardy)):
-                            loc = slot_loc(mover, t, nardy)
+                        for child in tr.lift_targets(cur, loc_point(mover, i, nardy)):
+                            loc = slot_loc(mover, child.to, nardy)
                             if self.marks[loc] == M_NONE:
                                 mark(loc, M_TARGET, mover)
                     shown = True
