@@ -251,7 +251,8 @@ class Controller:
 
     @property
     def turn(self):
-        return self.tracker.turn if self.tracker is not None else None
+        tr = self._roll_tracker()
+        return tr.turn if tr is not None else None
 
     @property
     def cur(self):
@@ -309,7 +310,7 @@ class Controller:
         """
         if self.phase != MOVING or self.transit_since >= 0:
             return False
-        return self.tracker.idle(bytes(self.sensed) if self.have_sensed else None)
+        return self._roll_tracker().idle(bytes(self.sensed) if self.have_sensed else None)
 
     def board_matches(self, pos, mover=None):
         if not self.have_sensed:
@@ -430,10 +431,17 @@ class Controller:
         self.tracker = tr = Tracker(turn, ref.position, ref.turn, self.capacity, self.nardy, only)
         self.guide = TurnGuide(tr, self._mark, self.marks, only)
 
+    def _roll_tracker(self):
+        """The tracker of the roll being played, made again if it went (a fault while it was built):
+        it is derived state, and the sensed counts tell it where the hands are."""
+        if self.tracker is None and not self.setting_up and self.ref.phase == PLAY:
+            self._track(self.ref.legal_turn(), self.forced)
+        return self.tracker
+
     def _done(self):
         if not self.have_sensed:
             return
-        tr = self.tracker
+        tr = self._roll_tracker()
         done, unsure = tr.at_done(self.sensed)
         if not done:
             self.refused += 1
@@ -508,7 +516,7 @@ class Controller:
     def _on_host_play(self, text):
         if self.phase not in (MOVING, PICK):
             raise ControllerError("a play can be given only while a roll is being played")
-        turn = self.tracker.turn
+        turn = self._roll_tracker().turn
         ref = self.ref
         try:
             target = play_result(turn, ref.position, ref.dice, text, self.variant)
@@ -575,6 +583,8 @@ class Controller:
         old = bytes(self.marks) + bytes(self.mark_player)
         self._clear_marks()
         phase = self.phase
+        if phase == MOVING or phase == PICK:
+            self._roll_tracker()
         if phase == SETUP:
             self._eval_setup()
         elif phase == MOVING:
