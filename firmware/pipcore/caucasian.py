@@ -387,8 +387,13 @@ class Turn(PlayList):
                     continue
                 t = 0
             hit = blot[t] and not m[t]
-            if single and not hit and not at_points >> s & 1:
-                mk2[0] = marks  # a plain checker moves, no hit: the usual case
+            if single and not at_points >> s & 1:  # one state, a plain checker moves: _children in line
+                if not hit:
+                    mk2[0] = marks  # no hit: the usual case
+                elif marks:
+                    mk2[0] = _remark(marks, 0, t | _JAILED if t <= 6 else t)  # it hits: marked (C1, J1)
+                else:
+                    mk2[0] = t | _JAILED if t <= 6 else t
                 db2[0] = 0
                 k = 1
             else:
@@ -544,42 +549,63 @@ class Turn(PlayList):
 
     def _exact(self, code):
         """Try every order of the play's moves and every choice of movers (rare)."""
+        m = bytearray(self.position.me)
+        outside = 0
+        for p in range(7, BAR + 1):
+            outside += m[p]
         n = code & 7
-        srcs = bytearray(n)
-        for i in range(n):
-            srcs[i] = code >> (3 + 5 * i) & 31
-        return self._exact_from(bytearray(self.position.me), srcs, 0, 0, 0)
+        return self._exact_from(m, code, (1 << n) - 1, 0, 0, outside)
 
-    def _exact_from(self, m, srcs, used, marks, hits):
-        # Recursion: one level per move of the play (at most four).
-        n = len(srcs)
-        if used == (1 << n) - 1:
-            return True
+    def _exact_from(self, m, code, left, marks, hits, outside):
+        """Can the moves of ``code`` still to make (bit i of ``left``: move i) all be made?
+
+        Recursion: one level per move of the play (at most four)."""
         d = self.high
+        blot = self._blot
         tried = 0
-        for i in range(n):
-            s = srcs[i]
-            if used >> i & 1 or tried >> s & 1:
+        bar = m[BAR]
+        i = 0
+        while left >> i:
+            if not left >> i & 1:
+                i += 1
+                continue
+            s = code >> (3 + 5 * i) & 31
+            rest = left & ~(1 << i)
+            i += 1
+            if tried >> s & 1 or not m[s] or (bar and s != BAR):
                 continue
             tried |= 1 << s
-            if not m[s] or (m[BAR] and s != BAR):
-                continue
             t = s - d
             if t < 1:
-                if _outside(m) or (t < 0 and _occupied_above(m, s)):
+                if outside or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
-            hit = self._blot[t] and not hits >> t & 1
-            at = _marked_at(marks, s) if marks else 0
-            k1 = at & 7
-            k2 = at >> 3
+            k1 = 0  # marked checkers on s: plain-marked, jailed
+            k2 = 0
+            v = marks
+            while v:
+                if v & 31 == s:
+                    if v & _JAILED:
+                        k2 += 1
+                    else:
+                        k1 += 1
+                v >>= 6
+            hit = blot[t] and not hits >> t & 1
+            hide = t and self.caucasian and m[t]  # a marked checker may not land here (C2)
+            out = outside - 1 if s > 6 and t <= 6 else outside
             for kind in range(3):
-                if (kind == 0 and m[s] - k1 - k2 <= 0) or (kind == 1 and not k1) or (kind == 2 and not k2):
-                    continue
-                if kind and t and self.caucasian and m[t]:
-                    continue  # C2
-                if kind == 2 and not t and self.jail:
-                    continue  # J1
+                if kind == 0:
+                    if m[s] <= k1 + k2:
+                        continue
+                elif hide:
+                    break
+                elif kind == 1:
+                    if not k1:
+                        continue
+                elif not k2 or (not t and self.jail):
+                    continue  # J1: the jailed hitter stays on the board
+                if not rest:
+                    return True
                 after = kind
                 if hit:
                     if t <= 6:
@@ -592,7 +618,7 @@ class Turn(PlayList):
                                         (t | _JAILED if after == 2 else t) if (after and t) else 0)
                 m[s] -= 1
                 m[t] += 1
-                ok = self._exact_from(m, srcs, used | 1 << i, new_marks, hits | (1 << t if hit else 0))
+                ok = self._exact_from(m, code, rest, new_marks, hits | (1 << t if hit else 0), out)
                 m[t] -= 1
                 m[s] += 1
                 if ok:
