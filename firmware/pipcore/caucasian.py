@@ -368,12 +368,13 @@ class Turn(PlayList):
         shift = 3 + 5 * depth
         single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
         marks = mk[0]
-        at_points = _points(marks)
+        at_points = _points(marks) if marks else 0
         if single and nd == 4:
             self._last_moves(i0, code | 4, shift, outside, marks, at_points)
             return
         plays = self.plays
         moving = self._moving
+        caucasian = self.caucasian
         bar = m[BAR]
         for i in range(i0, self._n):
             s = cand[i]
@@ -407,23 +408,58 @@ class Turn(PlayList):
             m[t] += 1
             c = code | (s << shift)
             length = 4 if m[0] == CHECKERS else nd
-            if length >= self._best and (not db2[0] or self._legal(k, mk2, db2, c | nd)):
-                if length > self._best:
-                    self._best = length
-                    del plays[:]
-                plays.append(c | nd)
+            if length >= self._best:
+                legal = True
+                if db2[0]:  # _legal in line: a state owing nothing, or one whose debts were paid and an exact check
+                    legal = False
+                    for j in range(k):
+                        if not db2[j]:
+                            legal = True
+                            break
+                        if not db2[j] & _SLOTS:
+                            legal = None
+                    if legal is None:
+                        legal = self._exact(c | nd)
+                if legal:
+                    if length > self._best:
+                        self._best = length
+                        del plays[:]
+                    plays.append(c | nd)
             if nd < 4 and m[0] < CHECKERS:
                 out = outside - 1 if s > 6 and 1 <= t <= 6 else outside
                 if nd == 3 and k == 1 and not db2[0]:  # the fourth move, one mark state
                     after = mk2[0]
-                    points = at_points if after == marks else _points(after)
-                    if not points and out and not m[BAR] and self._best == 4:
-                        # the usual case in line (no marks, nothing bears off): each
-                        # open candidate holding a checker is one play
+                    if after == marks:
+                        points = at_points
+                    else:
+                        points = 0  # _points(after) in line
+                        v = after
+                        while v:
+                            points |= 1 << (v & 31)
+                            v >>= 6
+                    if out and not m[BAR] and self._best == 4:
+                        # _last_moves in line for the usual case (nothing bears off, no bar):
+                        # each open candidate holding a checker is one play, unless only
+                        # marked checkers stand there and it would hide (C2)
                         c |= 4
-                        for j in range(i, moving):
-                            if m[cand[j]]:
-                                plays.append(c | (cand[j] << 18))
+                        if not points:
+                            for j in range(i, moving):
+                                if m[cand[j]]:
+                                    plays.append(c | (cand[j] << 18))
+                        else:
+                            for j in range(i, moving):
+                                s2 = cand[j]
+                                if m[s2]:
+                                    if points >> s2 & 1 and caucasian and m[s2 - d]:
+                                        v = after  # _marked_at in line: the marked checkers on s2
+                                        marked = 0
+                                        while v:
+                                            if v & 31 == s2:
+                                                marked += 1
+                                            v >>= 6
+                                        if m[s2] <= marked:
+                                            continue
+                                    plays.append(c | (s2 << 18))
                     else:
                         self._last_moves(i, c | 4, 18, out, after, points)
                 else:
@@ -535,17 +571,6 @@ class Turn(PlayList):
                 db2.append(new_debts)
             k += 1
         return k
-
-    def _legal(self, k, mk2, db2, code):
-        """Is the play ``code`` legal, given the states its non-increasing order reaches?"""
-        maybe = False
-        for j in range(k):
-            debts = db2[j]
-            if not debts:
-                return True
-            if not debts & _SLOTS:
-                maybe = True
-        return maybe and self._exact(code)
 
     def _exact(self, code):
         """Try every order of the play's moves and every choice of movers (rare)."""
