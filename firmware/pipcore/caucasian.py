@@ -332,9 +332,11 @@ class Turn(PlayList):
         self._ns = bytearray(5)
         self._ns[0] = 1
         self._best = 0
+        self._last = [s << 18 for s in cand]
+        self._append = self.plays.append
         self._memo = {}  # _exact: reduced play -> legal
         self._explore(0, 0, _HIGH_FIRST, outside)
-        del self._m, self._mk, self._db, self._ns, self._memo
+        del self._m, self._mk, self._db, self._ns, self._memo, self._last, self._append
         if self._best <= 0 or not self.plays:
             self.plays = [0]
             self._best = 0
@@ -365,6 +367,9 @@ class Turn(PlayList):
         moving = self._moving
         caucasian = self.caucasian
         bar = m[BAR]
+        if nd == 3:
+            append = self._append  # plays.append, bound once
+            last = self._last  # cand[j] << 18: the fourth move's field
         for i in range(i0, self._n):
             s = cand[i]
             if not m[s]:
@@ -434,7 +439,7 @@ class Turn(PlayList):
                         if not points:
                             for j in range(i, moving):
                                 if m[cand[j]]:
-                                    plays.append(c | (cand[j] << 18))
+                                    append(c | last[j])
                         else:
                             for j in range(i, moving):
                                 s2 = cand[j]
@@ -448,7 +453,7 @@ class Turn(PlayList):
                                             v >>= 6
                                         if m[s2] <= marked:
                                             continue
-                                    plays.append(c | (s2 << 18))
+                                    append(c | last[j])
                     else:
                         self._last_moves(i, c | 4, 18, out, after, points)
                 else:
