@@ -381,6 +381,9 @@ class Turn(PlayList):
                 if outside or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
+            if nd == 4:  # the last move of several states: only whether one of them allows it
+                self._last_of_states(ns, mk, db, s, t, code | (s << shift) | 4)
+                continue
             hit = blot[t] and not m[t]
             if single and not at_points >> s & 1:  # one state, a plain checker moves: _children in line
                 if not hit:
@@ -512,6 +515,48 @@ class Turn(PlayList):
                 if m[s] <= (at & 7) + (at >> 3) and not at & 7:  # only jailed hitters here: J1
                     continue
             self.plays.append(code | (s << shift))
+
+    def _last_of_states(self, ns, mk, db, s, t, code):
+        """The fourth move s -> t from any of ``ns`` states (marks, debts): record ``code`` if
+        one of them allows it owing nothing, or only paid debts and the exact check agrees.
+
+        No child state is made (there is no later move): measured, the generic
+        path through _children took 13% of PwCeICA1VUJJAQ 1-1's generation."""
+        m = self._m
+        hide = t and self.caucasian and m[t]  # a marked checker landing here would owe (C2): never paid
+        maybe = False
+        for j in range(ns):
+            debts = db[j]
+            k1 = 0  # marked checkers on s: plain-marked, jailed
+            k2 = 0
+            v = mk[j]
+            while v:
+                if v & 31 == s:
+                    if v & _JAILED:
+                        k2 += 1
+                    else:
+                        k1 += 1
+                v >>= 6
+            if not (m[s] > k1 + k2 or (not hide and (k1 or (k2 and (t or not self.jail))))):
+                continue  # only marked checkers here, and each would hide (C2) or is a jailed hitter (J1)
+            if debts & _SLOTS:  # the checker leaves s: one less owed there
+                if debts & 31 == s:
+                    v = (debts & 255) - 32
+                    debts = (debts & ~255) | (v if v >= 32 else 0)
+                elif debts >> 8 & 31 == s:
+                    v = (debts >> 8 & 255) - 32
+                    debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
+            if not debts:
+                break
+            if not debts & _SLOTS:
+                maybe = True
+        else:
+            if not maybe or not self._exact(code):
+                return
+        if self._best < 4:
+            self._best = 4
+            del self.plays[:]
+        self.plays.append(code)
 
     def _children(self, marks, debts, s, t, hit, mk2, db2, k):
         """Add the states after a move s -> t from state (marks, debts) to mk2/db2[k:]; new k.
