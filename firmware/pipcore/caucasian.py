@@ -104,15 +104,6 @@ def _marked_at(marks, s):
     return n
 
 
-def _points(marks):
-    """Bit p set for each point p that holds a marked checker."""
-    bits = 0
-    while marks:
-        bits |= 1 << (marks & 31)
-        marks >>= 6
-    return bits
-
-
 def _remark(marks, old, new):
     """Replace the slot ``old`` by ``new`` (old 0: add; new 0: drop), keep the slots sorted."""
     a = marks & 63
@@ -359,7 +350,11 @@ class Turn(PlayList):
         shift = 3 + 5 * depth
         single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
         marks = mk[0]
-        at_points = _points(marks) if marks else 0
+        at_points = 0  # bit p set for each point p that holds a marked checker
+        v = marks
+        while v:
+            at_points |= 1 << (v & 31)
+            v >>= 6
         if single and nd == 4:
             self._last_moves(i0, code | 4, shift, outside, marks, at_points)
             return
@@ -381,8 +376,46 @@ class Turn(PlayList):
                 if outside or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
-            if nd == 4:  # the last move of several states: only whether one of them allows it
-                self._last_of_states(ns, mk, db, s, t, code | (s << shift) | 4)
+            if nd == 4:
+                # The last move from several states: only whether one of them allows
+                # it, owing nothing (or only paid debts, and the exact check agrees).
+                # No child state is made: measured, the general path through
+                # _children took 13% of PwCeICA1VUJJAQ 1-1's generation, and a call
+                # here another 4%.
+                hide = t and caucasian and m[t]  # a marked checker landing here would owe (C2): never paid
+                maybe = False
+                for j in range(ns):
+                    debts = db[j]
+                    k1 = 0  # marked checkers on s: plain-marked, jailed
+                    k2 = 0
+                    v = mk[j]
+                    while v:
+                        if v & 31 == s:
+                            if v & _JAILED:
+                                k2 += 1
+                            else:
+                                k1 += 1
+                        v >>= 6
+                    if not (m[s] > k1 + k2 or (not hide and (k1 or (k2 and (t or not self.jail))))):
+                        continue  # only marked checkers here; each would hide (C2) or is a jailed hitter (J1)
+                    if debts & _SLOTS:  # the checker leaves s: one less owed there
+                        if debts & 31 == s:
+                            v = (debts & 255) - 32
+                            debts = (debts & ~255) | (v if v >= 32 else 0)
+                        elif debts >> 8 & 31 == s:
+                            v = (debts >> 8 & 255) - 32
+                            debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
+                    if not debts:
+                        break
+                    if not debts & _SLOTS:
+                        maybe = True
+                else:
+                    if not maybe or not self._exact(code | (s << shift) | 4):
+                        continue
+                if self._best < 4:
+                    self._best = 4
+                    del plays[:]
+                plays.append(code | (s << shift) | 4)
                 continue
             hit = blot[t] and not m[t]
             if single and not at_points >> s & 1:  # one state, a plain checker moves: _children in line
@@ -429,7 +462,7 @@ class Turn(PlayList):
                     if after == marks:
                         points = at_points
                     else:
-                        points = 0  # _points(after) in line
+                        points = 0  # its points, as at_points
                         v = after
                         while v:
                             points |= 1 << (v & 31)
@@ -466,7 +499,7 @@ class Turn(PlayList):
 
     def _last_moves(self, i0, code, shift, outside, marks, at_points):
         """Record every legal last move (the fourth) from ``cand[i0:]`` for one
-        debt-free mark state (``at_points``: its points, ``_points(marks)``):
+        debt-free mark state (``at_points``: a bit per point holding a marked checker):
         a move no rule restricts, or a marked checker's that neither hides
         (C2) nor bears a jailed hitter off (J1).
 
@@ -515,48 +548,6 @@ class Turn(PlayList):
                 if m[s] <= (at & 7) + (at >> 3) and not at & 7:  # only jailed hitters here: J1
                     continue
             self.plays.append(code | (s << shift))
-
-    def _last_of_states(self, ns, mk, db, s, t, code):
-        """The fourth move s -> t from any of ``ns`` states (marks, debts): record ``code`` if
-        one of them allows it owing nothing, or only paid debts and the exact check agrees.
-
-        No child state is made (there is no later move): measured, the generic
-        path through _children took 13% of PwCeICA1VUJJAQ 1-1's generation."""
-        m = self._m
-        hide = t and self.caucasian and m[t]  # a marked checker landing here would owe (C2): never paid
-        maybe = False
-        for j in range(ns):
-            debts = db[j]
-            k1 = 0  # marked checkers on s: plain-marked, jailed
-            k2 = 0
-            v = mk[j]
-            while v:
-                if v & 31 == s:
-                    if v & _JAILED:
-                        k2 += 1
-                    else:
-                        k1 += 1
-                v >>= 6
-            if not (m[s] > k1 + k2 or (not hide and (k1 or (k2 and (t or not self.jail))))):
-                continue  # only marked checkers here, and each would hide (C2) or is a jailed hitter (J1)
-            if debts & _SLOTS:  # the checker leaves s: one less owed there
-                if debts & 31 == s:
-                    v = (debts & 255) - 32
-                    debts = (debts & ~255) | (v if v >= 32 else 0)
-                elif debts >> 8 & 31 == s:
-                    v = (debts >> 8 & 255) - 32
-                    debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
-            if not debts:
-                break
-            if not debts & _SLOTS:
-                maybe = True
-        else:
-            if not maybe or not self._exact(code):
-                return
-        if self._best < 4:
-            self._best = 4
-            del self.plays[:]
-        self.plays.append(code)
 
     def _children(self, marks, debts, s, t, hit, mk2, db2, k):
         """Add the states after a move s -> t from state (marks, debts) to mk2/db2[k:]; new k.
@@ -634,8 +625,7 @@ class Turn(PlayList):
         checks of 4 moves become 4 checks of 3)."""
         n = code & 7
         d = self.high
-        m = bytearray(self.position.me)
-        if not m[BAR]:
+        if not self.position.me[BAR]:
             srcs = 0  # a bit per source
             twice = 0  # a bit per source of two moves or more
             low = 0
@@ -659,6 +649,7 @@ class Turn(PlayList):
                     n = kept
                     if code in self._memo:
                         return self._memo[code]
+        m = bytearray(self.position.me)
         outside = 0
         for p in range(7, BAR + 1):
             outside += m[p]
