@@ -365,12 +365,45 @@ class Turn(PlayList):
         if nd == 3:
             append = self._append  # plays.append, bound once
             last = self._last  # cand[j] << 18: the fourth move's field
+        # the third move of one state owing nothing, four moves already found: the
+        # usual case (below, in line), measured 9.03M -> 7.48M instructions per
+        # generation for 3h6AiICKNFWqAA 1-1 (1528 plays)
+        fast = nd == 3 and single and not bar and self._best == 4
         for i in range(i0, self._n):
             s = cand[i]
             if not m[s]:
                 continue
             if bar and s != BAR:
                 break  # B1: nothing moves while a checker is on the bar
+            if fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
+                t = s - d
+                if not at_points >> s & 1 and (m[t] or not blot[t]):
+                    out = outside - 1 if s > 6 and t <= 6 else outside
+                    if out:
+                        m[s] -= 1
+                        m[t] += 1
+                        c = code | (s << shift) | 4
+                        if not at_points:
+                            for j in range(i, moving):
+                                if m[cand[j]]:
+                                    append(c | last[j])
+                        else:
+                            for j in range(i, moving):
+                                s2 = cand[j]
+                                if m[s2]:
+                                    if at_points >> s2 & 1 and caucasian and m[s2 - d]:
+                                        v = marks  # the marked checkers on s2
+                                        marked = 0
+                                        while v:
+                                            if v & 31 == s2:
+                                                marked += 1
+                                            v >>= 6
+                                        if m[s2] <= marked:
+                                            continue  # C2
+                                    append(c | last[j])
+                        m[t] -= 1
+                        m[s] += 1
+                        continue
             t = s - d
             if t < 1:
                 if outside or (t < 0 and _occupied_above(m, s)):
