@@ -246,6 +246,16 @@ def _full_search(turn, code):
     return turn._exact_from(m, code, (1 << n) - 1, 0, 0, sum(m[7:26]))
 
 
+def _multisets(points, i0, k):
+    """Every multiset of ``k`` of ``points[i0:]``, in their order."""
+    if not k:
+        yield []
+        return
+    for i in range(i0, len(points)):
+        for rest in _multisets(points, i, k - 1):
+            yield [points[i]] + rest
+
+
 def test_exact_check_may_leave_out_the_moves_that_share_no_point():
     """``Turn._exact`` leaves out a move that no other move leaves from or lands on,
     and that hits nothing (nothing borne off, the bar empty), and keeps the answer
@@ -260,16 +270,8 @@ def test_exact_check_may_leave_out_the_moves_that_share_no_point():
         d = dice[0]
         cand = list(turn._cand[:turn._n])
 
-        def multisets(i0, k):
-            if not k:
-                yield []
-                return
-            for i in range(i0, len(cand)):
-                for rest in multisets(i, k - 1):
-                    yield [cand[i]] + rest
-
         for n in (2, 3, 4):
-            for sources in multisets(0, n):
+            for sources in _multisets(cand, 0, n):
                 m = bytearray(pos.me)
                 reachable = True
                 for s in sources:

@@ -39,16 +39,24 @@ moves and *some* choice of which checker makes each move obeys the rules):
   only. Dice used (O1) follow: the most moves of any legal multiset, a play
   that bears off the last checker counting as all four.
 
-Measured by ``make bench`` (tests/bench/bench_caucasian.py, WASM
-MicroPython CPU time x 20 = Pico estimate): median 2.4 ms over 770 turns met
-in self-play, worst 110-130 ms (1-1, ~1000 plays, scope board, from a seeded
-search), at most 10.3 KB of heap per generation; ``steps`` 30 ms at most for
-a turn's first call, 16-18 ms for a later one. The first generator
+Measured (tests/pico/bench_caucasian.py under the unix MicroPython, .mpy,
+x 138 = Pico estimate; callgrind instruction counts, immune to other jobs):
+GOAfBImULDEWCg 1-1 scope board, the worst of the searched cases, 14.0 M ->
+8.5 M instructions per generation, 1340 -> 820-920 us alone (113-127 ms);
+the other worst-case candidates 7.5-8.4 M (were 9.1-13.2 M); median 48 us
+(6.6 ms) over 770 self-play turns; at most 10 KB of heap per generation on
+the Pico. ``steps`` part-way 190 -> 62-87 us (8.6-12 ms), first call
+180-290 us (25-40 ms). Most of the cost is calls and loops, not the rules:
+MicroPython puts the frame of a function with more than about 11 locals and
+stack slots on the heap, so the hot paths are written in line. In a
+fragmented heap such a call costs far more (7 us instead of 0.3 us for a
+60-local function after the bench has loaded its 805-turn corpus), which
+doubles the generation's time there. The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
-the plays (the first call also notes, per play, the points it moves from);
-later calls scan those bits. Non-doubles list their legal ways (pairs of
+the plays (the first call also groups them by their first three sources);
+later calls scan the groups. Non-doubles list their legal ways (pairs of
 moves) and results on the first call.
 """
 
@@ -536,6 +544,8 @@ class Turn(PlayList):
         a move no rule restricts, or a marked checker's that neither hides
         (C2) nor bears a jailed hitter off (J1).
 
+        Used for the fourth move when something may bear off or a checker is
+        on the bar; the usual fourth moves are made in line in _explore.
         Measured (unix MicroPython, GOAfBImULDEWCg 1-1 board scope, 920
         plays): the loops below, with the bar and bear-off tests taken out of
         the common case, cut the generation from 1480 to 1100 us."""
