@@ -39,16 +39,24 @@ moves and *some* choice of which checker makes each move obeys the rules):
   only. Dice used (O1) follow: the most moves of any legal multiset, a play
   that bears off the last checker counting as all four.
 
-Measured by ``make bench`` (tests/bench/bench_caucasian.py, WASM
-MicroPython CPU time x 20 = Pico estimate): median 2.4 ms over 770 turns met
-in self-play, worst 110-130 ms (1-1, ~1000 plays, scope board, from a seeded
-search), at most 10.3 KB of heap per generation; ``steps`` 30 ms at most for
-a turn's first call, 16-18 ms for a later one. The first generator
+Measured (tests/pico/bench_caucasian.py under the unix MicroPython, .mpy,
+x 138 = Pico estimate; callgrind instruction counts, immune to other jobs):
+GOAfBImULDEWCg 1-1 scope board, the worst of the searched cases, 14.0 M ->
+8.5 M instructions per generation, 1340 -> 820-920 us alone (113-127 ms);
+the other worst-case candidates 7.5-8.4 M (were 9.1-13.2 M); median 48 us
+(6.6 ms) over 770 self-play turns; at most 10 KB of heap per generation on
+the Pico. ``steps`` part-way 190 -> 62-87 us (8.6-12 ms), first call
+180-290 us (25-40 ms). Most of the cost is calls and loops, not the rules:
+MicroPython puts the frame of a function with more than about 11 locals and
+stack slots on the heap, so the hot paths are written in line. In a
+fragmented heap such a call costs far more (7 us instead of 0.3 us for a
+60-local function after the bench has loaded its 805-turn corpus), which
+doubles the generation's time there. The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
-the plays (the first call also notes, per play, the points it moves from);
-later calls scan those bits. Non-doubles list their legal ways (pairs of
+the plays (the first call also groups them by their first three sources);
+later calls scan the groups. Non-doubles list their legal ways (pairs of
 moves) and results on the first call.
 """
 
@@ -104,15 +112,6 @@ def _marked_at(marks, s):
     return n
 
 
-def _points(marks):
-    """Bit p set for each point p that holds a marked checker."""
-    bits = 0
-    while marks:
-        bits |= 1 << (marks & 31)
-        marks >>= 6
-    return bits
-
-
 def _remark(marks, old, new):
     """Replace the slot ``old`` by ``new`` (old 0: add; new 0: drop), keep the slots sorted."""
     a = marks & 63
@@ -140,18 +139,6 @@ def _remark(marks, old, new):
     if b < c:
         b, c = c, b
     return a | b << 6 | c << 12 | d << 18
-
-
-def _pay(debts, s):
-    """A checker left ``s``: one less owed there."""
-    for shift in (0, 8):
-        v = debts >> shift & 255
-        if v and v & 31 == s:
-            v -= 32
-            if v < 32:
-                v = 0
-            return (debts & ~(255 << shift)) | (v << shift)
-    return debts
 
 
 def _owe(debts, t, count):
@@ -188,7 +175,7 @@ class Turn(PlayList):
         self._ways = None  # non-doubles: the legal ways to play, listed by the first steps()
         self._first = None  # doubles: the steps at the start, once asked
         self._results = None  # non-doubles: {result key: play code}, once asked
-        self._points = None  # doubles: per play, a bit for each point it moves from; built by the first steps()
+        self._tops = self._lasts = self._reach = None  # doubles: the plays grouped for steps(), by the first call
         self._seen = None
         if self.double:
             self._generate_double()
@@ -344,8 +331,11 @@ class Turn(PlayList):
         self._ns = bytearray(5)
         self._ns[0] = 1
         self._best = 0
+        self._last = [s << 18 for s in cand]
+        self._append = self.plays.append
+        self._memo = {}  # _exact: reduced play -> legal
         self._explore(0, 0, _HIGH_FIRST, outside)
-        del self._m, self._mk, self._db, self._ns
+        del self._m, self._mk, self._db, self._ns, self._memo, self._last, self._append
         if self._best <= 0 or not self.plays:
             self.plays = [0]
             self._best = 0
@@ -368,27 +358,114 @@ class Turn(PlayList):
         shift = 3 + 5 * depth
         single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
         marks = mk[0]
-        at_points = _points(marks)
+        at_points = 0  # bit p set for each point p that holds a marked checker
+        v = marks
+        while v:
+            at_points |= 1 << (v & 31)
+            v >>= 6
         if single and nd == 4:
             self._last_moves(i0, code | 4, shift, outside, marks, at_points)
             return
         plays = self.plays
         moving = self._moving
+        caucasian = self.caucasian
         bar = m[BAR]
+        if nd == 3:
+            append = self._append  # plays.append, bound once
+            last = self._last  # cand[j] << 18: the fourth move's field
+        # the third move of one state owing nothing, four moves already found: the
+        # usual case (below, in line), measured 9.03M -> 7.48M instructions per
+        # generation for 3h6AiICKNFWqAA 1-1 (1528 plays)
+        fast = nd == 3 and single and not bar and self._best == 4
         for i in range(i0, self._n):
             s = cand[i]
             if not m[s]:
                 continue
             if bar and s != BAR:
                 break  # B1: nothing moves while a checker is on the bar
+            if fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
+                t = s - d
+                if not at_points >> s & 1 and (m[t] or not blot[t]):
+                    out = outside - 1 if s > 6 and t <= 6 else outside
+                    if out:
+                        m[s] -= 1
+                        m[t] += 1
+                        c = code | (s << shift) | 4
+                        if not at_points:
+                            for j in range(i, moving):
+                                if m[cand[j]]:
+                                    append(c | last[j])
+                        else:
+                            for j in range(i, moving):
+                                s2 = cand[j]
+                                if m[s2]:
+                                    if at_points >> s2 & 1 and caucasian and m[s2 - d]:
+                                        v = marks  # the marked checkers on s2
+                                        marked = 0
+                                        while v:
+                                            if v & 31 == s2:
+                                                marked += 1
+                                            v >>= 6
+                                        if m[s2] <= marked:
+                                            continue  # C2
+                                    append(c | last[j])
+                        m[t] -= 1
+                        m[s] += 1
+                        continue
             t = s - d
             if t < 1:
                 if outside or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
+            if nd == 4:
+                # The last move from several states: only whether one of them allows
+                # it, owing nothing (or only paid debts, and the exact check agrees).
+                # No child state is made: measured, the general path through
+                # _children took 13% of PwCeICA1VUJJAQ 1-1's generation, and a call
+                # here another 4%.
+                hide = t and caucasian and m[t]  # a marked checker landing here would owe (C2): never paid
+                maybe = False
+                for j in range(ns):
+                    debts = db[j]
+                    k1 = 0  # marked checkers on s: plain-marked, jailed
+                    k2 = 0
+                    v = mk[j]
+                    while v:
+                        if v & 31 == s:
+                            if v & _JAILED:
+                                k2 += 1
+                            else:
+                                k1 += 1
+                        v >>= 6
+                    if not (m[s] > k1 + k2 or (not hide and (k1 or (k2 and (t or not self.jail))))):
+                        continue  # only marked checkers here; each would hide (C2) or is a jailed hitter (J1)
+                    if debts & _SLOTS:  # the checker leaves s: one less owed there
+                        if debts & 31 == s:
+                            v = (debts & 255) - 32
+                            debts = (debts & ~255) | (v if v >= 32 else 0)
+                        elif debts >> 8 & 31 == s:
+                            v = (debts >> 8 & 255) - 32
+                            debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
+                    if not debts:
+                        break
+                    if not debts & _SLOTS:
+                        maybe = True
+                else:
+                    if not maybe or not self._exact(code | (s << shift) | 4):
+                        continue
+                if self._best < 4:
+                    self._best = 4
+                    del plays[:]
+                plays.append(code | (s << shift) | 4)
+                continue
             hit = blot[t] and not m[t]
-            if single and not hit and not at_points >> s & 1:
-                mk2[0] = marks  # a plain checker moves, no hit: the usual case
+            if single and not at_points >> s & 1:  # one state, a plain checker moves: _children in line
+                if not hit:
+                    mk2[0] = marks  # no hit: the usual case
+                elif marks:
+                    mk2[0] = _remark(marks, 0, t | _JAILED if t <= 6 else t)  # it hits: marked (C1, J1)
+                else:
+                    mk2[0] = t | _JAILED if t <= 6 else t
                 db2[0] = 0
                 k = 1
             else:
@@ -402,23 +479,58 @@ class Turn(PlayList):
             m[t] += 1
             c = code | (s << shift)
             length = 4 if m[0] == CHECKERS else nd
-            if length >= self._best and (not db2[0] or self._legal(k, mk2, db2, c | nd)):
-                if length > self._best:
-                    self._best = length
-                    del plays[:]
-                plays.append(c | nd)
+            if length >= self._best:
+                legal = True
+                if db2[0]:  # _legal in line: a state owing nothing, or one whose debts were paid and an exact check
+                    legal = False
+                    for j in range(k):
+                        if not db2[j]:
+                            legal = True
+                            break
+                        if not db2[j] & _SLOTS:
+                            legal = None
+                    if legal is None:
+                        legal = self._exact(c | nd)
+                if legal:
+                    if length > self._best:
+                        self._best = length
+                        del plays[:]
+                    plays.append(c | nd)
             if nd < 4 and m[0] < CHECKERS:
                 out = outside - 1 if s > 6 and 1 <= t <= 6 else outside
                 if nd == 3 and k == 1 and not db2[0]:  # the fourth move, one mark state
                     after = mk2[0]
-                    points = at_points if after == marks else _points(after)
-                    if not points and out and not m[BAR] and self._best == 4:
-                        # the usual case in line (no marks, nothing bears off): each
-                        # open candidate holding a checker is one play
+                    if after == marks:
+                        points = at_points
+                    else:
+                        points = 0  # its points, as at_points
+                        v = after
+                        while v:
+                            points |= 1 << (v & 31)
+                            v >>= 6
+                    if out and not m[BAR] and self._best == 4:
+                        # _last_moves in line for the usual case (nothing bears off, no bar):
+                        # each open candidate holding a checker is one play, unless only
+                        # marked checkers stand there and it would hide (C2)
                         c |= 4
-                        for j in range(i, moving):
-                            if m[cand[j]]:
-                                plays.append(c | (cand[j] << 18))
+                        if not points:
+                            for j in range(i, moving):
+                                if m[cand[j]]:
+                                    append(c | last[j])
+                        else:
+                            for j in range(i, moving):
+                                s2 = cand[j]
+                                if m[s2]:
+                                    if points >> s2 & 1 and caucasian and m[s2 - d]:
+                                        v = after  # _marked_at in line: the marked checkers on s2
+                                        marked = 0
+                                        while v:
+                                            if v & 31 == s2:
+                                                marked += 1
+                                            v >>= 6
+                                        if m[s2] <= marked:
+                                            continue
+                                    append(c | last[j])
                     else:
                         self._last_moves(i, c | 4, 18, out, after, points)
                 else:
@@ -428,10 +540,12 @@ class Turn(PlayList):
 
     def _last_moves(self, i0, code, shift, outside, marks, at_points):
         """Record every legal last move (the fourth) from ``cand[i0:]`` for one
-        debt-free mark state (``at_points``: its points, ``_points(marks)``):
+        debt-free mark state (``at_points``: a bit per point holding a marked checker):
         a move no rule restricts, or a marked checker's that neither hides
         (C2) nor bears a jailed hitter off (J1).
 
+        Used for the fourth move when something may bear off or a checker is
+        on the bar; the usual fourth moves are made in line in _explore.
         Measured (unix MicroPython, GOAfBImULDEWCg 1-1 board scope, 920
         plays): the loops below, with the bar and bear-off tests taken out of
         the common case, cut the generation from 1480 to 1100 us."""
@@ -479,26 +593,38 @@ class Turn(PlayList):
             self.plays.append(code | (s << shift))
 
     def _children(self, marks, debts, s, t, hit, mk2, db2, k):
-        """Add the states after a move s -> t from state (marks, debts) to mk2/db2[k:]; new k."""
+        """Add the states after a move s -> t from state (marks, debts) to mk2/db2[k:]; new k.
+
+        _marked_at and _pay are in line (a call costs more than their loops)."""
         m = self._m
-        at = _marked_at(marks, s) if marks else 0
-        k1 = at & 7
-        k2 = at >> 3
-        plain = m[s] - k1 - k2
+        k1 = 0  # marked checkers on s: plain-marked, jailed
+        k2 = 0
+        v = marks
+        while v:
+            if v & 31 == s:
+                if v & _JAILED:
+                    k2 += 1
+                else:
+                    k1 += 1
+            v >>= 6
+        if debts & _SLOTS:  # a checker leaves s, whichever it is: one less owed there
+            if debts & 31 == s:
+                v = (debts & 255) - 32
+                debts = (debts & ~255) | (v if v >= 32 else 0)
+            elif debts >> 8 & 31 == s:
+                v = (debts >> 8 & 255) - 32
+                debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
+        hide = t and self.caucasian and m[t]  # a marked checker landing here owes (C2)
         for kind in range(3):
             if kind == 0:
-                if not plain:
+                if m[s] <= k1 + k2:
                     continue
             elif kind == 1:
                 if not k1:
                     continue
-            elif not k2:
-                continue
-            new_debts = _pay(debts, s) if debts & _SLOTS else debts
-            if kind and t and self.caucasian and m[t]:
-                new_debts = _owe(new_debts, t, m[t])  # C2 unless these leave first
-            if kind == 2 and not t and self.jail:
+            elif not k2 or (not t and self.jail):
                 continue  # J1: the jailed hitter stays on the board
+            new_debts = _owe(debts, t, m[t]) if kind and hide else debts  # C2 unless these leave first
             after = kind
             if hit:
                 if t <= 6:
@@ -531,55 +657,100 @@ class Turn(PlayList):
             k += 1
         return k
 
-    def _legal(self, k, mk2, db2, code):
-        """Is the play ``code`` legal, given the states its non-increasing order reaches?"""
-        maybe = False
-        for j in range(k):
-            debts = db2[j]
-            if not debts:
-                return True
-            if not debts & _SLOTS:
-                maybe = True
-        return maybe and self._exact(code)
-
     def _exact(self, code):
-        """Try every order of the play's moves and every choice of movers (rare)."""
-        n = code & 7
-        srcs = bytearray(n)
-        for i in range(n):
-            srcs[i] = code >> (3 + 5 * i) & 31
-        return self._exact_from(bytearray(self.position.me), srcs, 0, 0, 0)
+        """Try every order of the play's moves and every choice of movers (rare).
 
-    def _exact_from(self, m, srcs, used, marks, hits):
-        # Recursion: one level per move of the play (at most four).
-        n = len(srcs)
-        if used == (1 << n) - 1:
-            return True
+        A move that shares no point with the others (no other move leaves or
+        lands on its source or its landing), hits nothing, in a play that bears
+        nothing off with no checker on the bar, can be made first and changes
+        nothing for the others: it is left out, and the answer for the rest is
+        kept for the plays that share it (``_memo``: GOAfBImULDEWCg 1-1, 23
+        checks of 4 moves become 4 checks of 3)."""
+        n = code & 7
         d = self.high
+        if not self.position.me[BAR]:
+            srcs = 0  # a bit per source
+            twice = 0  # a bit per source of two moves or more
+            low = 0
+            for i in range(n):
+                low = code >> (3 + 5 * i) & 31  # non-increasing: the last is the lowest
+                twice |= srcs & (1 << low)
+                srcs |= 1 << low
+            if low > d:  # nothing borne off
+                blot = self._blot
+                rest = 0
+                kept = 0
+                for i in range(n):
+                    s = code >> (3 + 5 * i) & 31
+                    if twice >> s & 1 or srcs >> (s + d) & 1 or srcs >> (s - d) & 1 or blot[s - d]:
+                        rest |= s << (3 + 5 * kept)
+                        kept += 1
+                if kept < n:
+                    if not kept:
+                        return True
+                    code = rest | kept
+                    n = kept
+                    if code in self._memo:
+                        return self._memo[code]
+        m = bytearray(self.position.me)
+        outside = 0
+        for p in range(7, BAR + 1):
+            outside += m[p]
+        ok = self._exact_from(m, code, (1 << n) - 1, 0, 0, outside)
+        if code & _HIGH_FIRST == 0:  # a reduced play (full codes carry the bit)
+            self._memo[code] = ok
+        return ok
+
+    def _exact_from(self, m, code, left, marks, hits, outside):
+        """Can the moves of ``code`` still to make (bit i of ``left``: move i) all be made?
+
+        Recursion: one level per move of the play (at most four)."""
+        d = self.high
+        blot = self._blot
         tried = 0
-        for i in range(n):
-            s = srcs[i]
-            if used >> i & 1 or tried >> s & 1:
+        bar = m[BAR]
+        i = 0
+        while left >> i:
+            if not left >> i & 1:
+                i += 1
+                continue
+            s = code >> (3 + 5 * i) & 31
+            rest = left & ~(1 << i)
+            i += 1
+            if tried >> s & 1 or not m[s] or (bar and s != BAR):
                 continue
             tried |= 1 << s
-            if not m[s] or (m[BAR] and s != BAR):
-                continue
             t = s - d
             if t < 1:
-                if _outside(m) or (t < 0 and _occupied_above(m, s)):
+                if outside or (t < 0 and _occupied_above(m, s)):
                     continue
                 t = 0
-            hit = self._blot[t] and not hits >> t & 1
-            at = _marked_at(marks, s) if marks else 0
-            k1 = at & 7
-            k2 = at >> 3
+            k1 = 0  # marked checkers on s: plain-marked, jailed
+            k2 = 0
+            v = marks
+            while v:
+                if v & 31 == s:
+                    if v & _JAILED:
+                        k2 += 1
+                    else:
+                        k1 += 1
+                v >>= 6
+            hit = blot[t] and not hits >> t & 1
+            hide = t and self.caucasian and m[t]  # a marked checker may not land here (C2)
+            out = outside - 1 if s > 6 and t <= 6 else outside
             for kind in range(3):
-                if (kind == 0 and m[s] - k1 - k2 <= 0) or (kind == 1 and not k1) or (kind == 2 and not k2):
-                    continue
-                if kind and t and self.caucasian and m[t]:
-                    continue  # C2
-                if kind == 2 and not t and self.jail:
-                    continue  # J1
+                if kind == 0:
+                    if m[s] <= k1 + k2:
+                        continue
+                elif hide:
+                    break
+                elif kind == 1:
+                    if not k1:
+                        continue
+                elif not k2 or (not t and self.jail):
+                    continue  # J1: the jailed hitter stays on the board
+                if not rest:
+                    return True
                 after = kind
                 if hit:
                     if t <= 6:
@@ -592,7 +763,7 @@ class Turn(PlayList):
                                         (t | _JAILED if after == 2 else t) if (after and t) else 0)
                 m[s] -= 1
                 m[t] += 1
-                ok = self._exact_from(m, srcs, used | 1 << i, new_marks, hits | (1 << t if hit else 0))
+                ok = self._exact_from(m, code, rest, new_marks, hits | (1 << t if hit else 0), out)
                 m[t] -= 1
                 m[s] += 1
                 if ok:
@@ -661,24 +832,31 @@ class Turn(PlayList):
 
     def _double_steps(self, position):
         """A double's plays are multisets of sources: the next steps at
-        ``position`` are the sources some legal play has beyond the ones made
-        (one pass over the plays, stopping once every checker that could
-        move is offered)."""
-        plays = self.plays
-        if self._points is None:
-            # per play, the points it moves from (fields past its length read 0: bit 0, never offered)
-            self._points = [(1 << (code >> 3 & 31)) | (1 << (code >> 8 & 31)) | (1 << (code >> 13 & 31))
-                            | (1 << (code >> 18 & 31)) for code in plays]
-        if self.result_for(position) is not None:
-            return []
+        ``position`` are the sources some legal play has beyond the ones made.
+
+        The plays come from a search in non-increasing order, so the plays that
+        share their first three sources stand together: the first call groups
+        them (``_tops``: those three sources; ``_lasts``: a bit per fourth
+        source; ``_reach``: a bit per source of the group), and each call makes
+        one pass over the groups (a third of the plays), stopping once every
+        checker that could move is offered. Measured (unix MicroPython,
+        callgrind), a call part-way: 1.08-1.44 M instructions -> 0.45-0.54 M.
+        """
+        if not self.dice_used:
+            return [] if position == self.position else None
+        if self._tops is None:
+            self._group()
         made = self._made(position)
         if made < 0:
             return None
         n = made & 7
-        d = self.high
         pm = position.me
+        if n >= self.dice_used or pm[0] == CHECKERS:
+            # only a play's result (plays have dice_used moves, or bear the last checker off)
+            return [] if made in self.plays else None
         if not n and self._first is not None:
             return list(self._first) if self._first else None
+        d = self.high
         movable = 0  # points holding a checker that some play moves with d
         cand = self._cand
         for i in range(self._n):
@@ -687,34 +865,49 @@ class Turn(PlayList):
         made_points = 0
         for j in range(n):
             made_points |= 1 << (made >> (3 + 5 * j) & 31)
-        all_points = self._points
-        offered = 0
-        for k in range(len(plays)):
-            points = all_points[k]
-            # quick rejects: a point made but not in the play, or nothing new to offer
-            if made_points & ~points or not points & movable & ~offered:
+        tops = self._tops
+        lasts = self._lasts
+        reach = self._reach
+        want = movable  # movable points not offered yet
+        for g in range(len(tops)):
+            r = reach[g]
+            # quick rejects: a point made but not in the group, or nothing new to offer
+            if made_points & ~r or not r & want:
                 continue
-            code = plays[k]
-            w = code & 7
-            if w <= n:
-                continue
+            top = tops[g]
+            # the made moves against the group's first three sources (both non-increasing):
+            # at most one made move may be left over, for the fourth source
             i = 0
-            j = 0
-            extra = 0  # sources of the play beyond the moves made (bit per point)
-            while i < w:
-                ws = code >> (3 + 5 * i) & 31
-                ms = made >> (3 + 5 * j) & 31 if j < n else 0
-                if j < n and ws == ms:
-                    j += 1
-                elif ws > ms:
-                    extra |= 1 << ws
+            extra = 0  # sources of the three beyond the moves made (bit per point; 0 for none)
+            left = -1  # the made move left over for the fourth source
+            for j in range(n):
+                ms = made >> (3 + 5 * j) & 31
+                while i < 3:
+                    ts = top >> (3 + 5 * i) & 31
+                    if ts <= ms:
+                        break
+                    extra |= 1 << ts
+                    i += 1
+                if i < 3 and top >> (3 + 5 * i) & 31 == ms:
+                    i += 1
+                elif left < 0:
+                    left = ms
                 else:
+                    left = 0  # two left over: no play of the group
                     break
+            if not left:
+                continue
+            while i < 3:
+                extra |= 1 << (top >> (3 + 5 * i) & 31)
                 i += 1
-            if j == n:
-                offered |= extra & movable
-                if offered == movable:
-                    break
+            if left < 0:
+                extra |= lasts[g]  # every fourth source
+            elif not lasts[g] >> left & 1:
+                continue
+            want &= ~extra
+            if not want:
+                break
+        offered = movable & ~want
         out = []
         for s in range(BAR, 0, -1):
             if offered >> s & 1:
@@ -722,6 +915,27 @@ class Turn(PlayList):
         if not n:
             self._first = out  # the start is asked most (every first lift)
         return list(out) if out else None
+
+    def _group(self):
+        """The plays grouped by their first three sources (a group stands together in the plays)."""
+        tops = []
+        lasts = []
+        reach = []
+        last = -1
+        for code in self.plays:
+            top = code & 0x3FFF8  # the first three sources (fields past a play's length read 0)
+            bit = 1 << (code >> 18 & 31)
+            if top == last:
+                lasts[-1] |= bit
+                reach[-1] |= bit
+            else:
+                last = top
+                tops.append(top)
+                lasts.append(bit)
+                reach.append((1 << (code >> 3 & 31)) | (1 << (code >> 8 & 31)) | (1 << (code >> 13 & 31)) | bit)
+        self._tops = tops
+        self._lasts = lasts
+        self._reach = reach
 
     def _mixed_ways(self):
         """The legal ways to play a non-double as ``[(move, move), ...]`` (the
