@@ -57,3 +57,19 @@ def test_the_runner_reports_a_failure():
     """The runner can fail: a script that raises gives a non-zero exit and its traceback."""
     proc = run_unix_micropython("-c", "import pipcore.guard; raise MemoryError('x')", heap="64k")
     assert proc.returncode != 0 and "MemoryError: x" in proc.stdout + proc.stderr
+
+
+def test_whole_games_through_the_protocol_never_end_the_game(mpy_tree, tmp_path):
+    """Twenty whole money games through the protocol in a fixed heap: every game is finished and no
+    request gets an internal error. (The faults the board recovered from are printed: in a heap this
+    small the state save's JSON still meets a fragmented heap now and then; issue 12 moves the record
+    out of the save.)"""
+    code = "import whole_games as w; print('games', w.play(20, 11, folder=%r))" % str(tmp_path)
+    proc = run_unix_micropython("-c", code, heap="448k", firmware=mpy_tree)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output[-3000:]
+    line = [x for x in output.splitlines() if x.startswith("games")][-1]
+    finished, plays, faults, internal = [int(v) for v in line.split("(")[1].rstrip(")").split(",")]
+    print("unix MicroPython, 448k heap: %d games, %d plays, %d faults recovered, %d internal errors"
+          % (finished, plays, faults, internal))
+    assert finished == 20 and plays > 500 and internal == 0, line

@@ -92,6 +92,7 @@ def play(games, seed, budget=4000, folder=None):
         ctl = bench.app.ctl
         phase = ctl.phase_name()
         if phase == "setup":
+            bench.show(bytearray(NLOC))  # the hands clear the board (switches cannot tell colours), then set it up
             lay(bench, ctl.pos, ctl.mover)
         elif phase == "opening":
             bench.press(g.BTN_WHITE_ROLL)
