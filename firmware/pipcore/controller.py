@@ -98,7 +98,6 @@ class Controller:
         self.forced = None  # the one result a host play allows this turn
         self.pick = None  # (candidate nodes, index) while the player picks
         self.missing_now = False  # DONE was pressed with checkers off the board
-        self.last_play = ""
         self._want = bytearray(NLOC)
         self.records = RecordKeeper(variant)
         self.ref = None
@@ -476,7 +475,6 @@ class Controller:
             self.message = "that play could not be matched: press DONE again"
             return
         self.accepted += 1
-        self.last_play = ref.play_text(tr.turn, code)
         ref.play_code(tr.turn, code)
         self.forced = None
         self._enter()
