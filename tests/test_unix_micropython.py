@@ -60,10 +60,10 @@ def test_the_runner_reports_a_failure():
 
 
 def test_whole_games_through_the_protocol_never_end_the_game(mpy_tree, tmp_path):
-    """Twenty whole money games through the protocol in a fixed heap: every game is finished and no
-    request gets an internal error. (The faults the board recovered from are printed: in a heap this
-    small the state save's JSON still meets a fragmented heap now and then; issue 12 moves the record
-    out of the save.)"""
+    """Twenty whole money games through the protocol in a fixed heap: every game is finished, no
+    request gets an internal error and no fault is met. (Measured: 384k is the smallest heap with no
+    fault; at 320k five of 820 plays meet a fault, all recovered: the match record growing in RAM,
+    which issue 12 moves to its own file. 448k leaves a margin for the test.)"""
     code = "import whole_games as w; print('games', w.play(20, 11, folder=%r))" % str(tmp_path)
     proc = run_unix_micropython("-c", code, heap="448k", firmware=mpy_tree)
     output = proc.stdout + proc.stderr
@@ -72,4 +72,4 @@ def test_whole_games_through_the_protocol_never_end_the_game(mpy_tree, tmp_path)
     finished, plays, faults, internal = [int(v) for v in line.split("(")[1].rstrip(")").split(",")]
     print("unix MicroPython, 448k heap: %d games, %d plays, %d faults recovered, %d internal errors"
           % (finished, plays, faults, internal))
-    assert finished == 20 and plays > 500 and internal == 0, line
+    assert finished == 20 and plays > 500 and internal == 0 and faults == 0, line

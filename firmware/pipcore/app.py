@@ -32,13 +32,14 @@ import json
 from pipcore import geometry as g
 from pipcore import guard
 from pipcore.board import NLOC
-from pipcore.controller import (CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller,
-                                ControllerError)
+from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller, ControllerError
+from pipcore.jsonbuf import JsonBuffer
 from pipcore.render import Renderer
 
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
+SAVE_BUFFER = 8192  # bytes kept for the state save's JSON (grown when a save outgrows it)
 
 _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
@@ -50,10 +51,6 @@ _LONG_NAMES = (None, None, None, None, None, None, None, None, "NEW", "TOURNAMEN
 def _shown(value):
     """True for the cube values the panel has a pixel for (1, 2, 4 .. 64)."""
     return 1 <= value <= 64 and not value & (value - 1)
-
-
-def _encode(snapshot):
-    return json.dumps(snapshot).encode()
 
 
 class App:
@@ -82,6 +79,7 @@ class App:
         self._replay = []  # dice rolled by a failed event: the next rolls take them first
         self._unsaved = None  # payload of a commit the flash refused: the rebuild starts from it
         self._poll_failures = 0
+        self._json = JsonBuffer(SAVE_BUFFER)  # before anything fragments the heap
         self.ctl = self._power_up(options, variant)
         self._scan_at = None
         self._button_at = None
@@ -334,7 +332,17 @@ class App:
         ctl.save_due = False
         if not self.saving:
             return
-        payload = _encode(ctl.snapshot())  # a MemoryError here goes to step's recovery: retried from the last commit
+        # the JSON goes into a buffer kept from power-up (pipcore.jsonbuf): no big block to find in a
+        # fragmented heap
+        try:
+            payload = self._json.encode(ctl.snapshot())
+        except MemoryError as exc:
+            # no room to write the save now (the buffer could not grow): the game goes on in RAM with
+            # the fault shown, and the next commit tries again; a power cut loses what was not saved
+            self.save_errors += 1
+            ctl.save_due = True
+            self.fault(guard.SAVE, exc)
+            return
         try:
             self.hw.state_store.save(payload)
             self.saves += 1
@@ -344,7 +352,7 @@ class App:
         except (OSError, ValueError) as exc:
             # the game goes on; the next commit tries again, and a rebuild starts from this payload
             self.save_errors += 1
-            self._unsaved = payload
+            self._unsaved = bytes(payload)
             ctl.save_due = True
             self.fault(guard.SAVE, exc)
 

@@ -51,6 +51,7 @@ from pipcore.variants import play_result
 SNAPSHOT_VERSION = 2
 
 KEEP_RESULTS = 16  # finished games the board remembers (scores are kept whole)
+LOG_LINES = 48  # lines of the game's text log kept where the binary record keeps the whole match
 
 # the referee's phase -> the board's (outside setup and picking)
 _BOARD_PHASE = (OPENING, TURN_START, CUBE_OFFERED, MOVING, GAME_OVER, MATCH_OVER, SETUP)
@@ -106,7 +107,8 @@ class Controller:
 
     # ------------------------------------------------------------------ the match
     def _new_match(self):
-        self.ref = Referee(self.options, ("white", "black"), self.records.writer(), self.variant, [], KEEP_RESULTS)
+        self.ref = Referee(self.options, ("white", "black"), self.records.writer(), self.variant, [], KEEP_RESULTS,
+                           self._log_lines())
         self.ref.new_game()
         self.records.started()
         self.layout.forget()
@@ -231,8 +233,17 @@ class Controller:
 
     @property
     def record(self):
-        """This game's text log: one line per roll, play, cube action and result."""
+        """This game's text log, one line per roll, play, cube action and result (the last ``LOG_LINES``
+        where a binary record keeps the whole match; long nardy keeps its whole game)."""
         return self.ref.log
+
+    @property
+    def record_count(self):
+        """Lines said this game (``record`` may hold only the last of them)."""
+        return self.ref.log_count
+
+    def _log_lines(self):
+        return 0 if self.nardy else LOG_LINES
 
     @property
     def result(self):
@@ -548,7 +559,8 @@ class Controller:
                 raise ControllerError("saved state has version %r, expected %d" % (snap.get("v"), SNAPSHOT_VERSION))
             c = cls(snap["options"], snap["variant"], capacity, _fresh=False)
             writer = c.records.restore(snap)
-            c.ref = Referee.restore(snap["ref"], c.options, ("white", "black"), writer, c.variant, KEEP_RESULTS)
+            c.ref = Referee.restore(snap["ref"], c.options, ("white", "black"), writer, c.variant, KEEP_RESULTS,
+                                    c._log_lines())
             c.setting_up = bool(snap["setup"])
             c.forced = _position(snap["forced"], c.nardy) if snap["forced"] else None
             c.tournament = bool(snap["tournament"])

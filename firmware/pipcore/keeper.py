@@ -32,7 +32,7 @@ def _b64(data):
         from binascii import b2a_base64
     except ImportError:
         from ubinascii import b2a_base64
-    return b2a_base64(data).decode().strip()
+    return b2a_base64(data, newline=False).decode()
 
 
 def _unb64(text):

@@ -131,13 +131,15 @@ class Referee:
     """
 
     def __init__(self, options, players=("Player 1", "Player 2"), writer=None, variant="backgammon", log=None,
-                 keep_results=0):
+                 keep_results=0, log_lines=0):
         self.options = options
         self.players = (players[0], players[1])
         self.writer = writer
         self.variant = variant
         self.nardy = variant == "nardy"
         self.log = log
+        self.log_lines = log_lines  # keep only the last lines of the log (0: all)
+        self.log_count = 0  # lines said this game (the log may keep fewer)
         self.keep_results = keep_results
         self.match = Match(options["matchLength"], options["crawford"])
         self.phase = NO_GAME
@@ -173,8 +175,12 @@ class Referee:
             getattr(self.writer, method)(*args)
 
     def _say(self, text):
-        if self.log is not None:
-            self.log.append(text)
+        log = self.log
+        if log is not None:
+            self.log_count += 1
+            if self.log_lines and len(log) >= self.log_lines:
+                log.pop(0)  # a bounded window: the record (writer) keeps the whole match
+            log.append(text)
 
     def start_position(self):
         if self.nardy:
@@ -203,6 +209,7 @@ class Referee:
         self.played = [False, False]
         if self.log is not None:
             del self.log[:]
+            self.log_count = 0
         self._write("new_game")
         if starter is None:
             self.phase = OPENING
@@ -549,11 +556,12 @@ class Referee:
             "result": r.fields() if r is not None else None,
             "results": [x.fields() for x in self.results],
             "log": list(self.log) if self.log is not None else None,
+            "logn": self.log_count,
         }
 
     @classmethod
     def restore(cls, snap, options, players=("Player 1", "Player 2"), writer=None, variant="backgammon",
-                keep_results=0):
+                keep_results=0, log_lines=0):
         """A referee resumed from ``snapshot()`` data; ``writer`` continues the record (no header written).
 
         Raises MatchError when the data is unusable.
@@ -562,7 +570,9 @@ class Referee:
             if snap["v"] != SNAPSHOT_VERSION:
                 raise MatchError("referee state version %r, expected %d" % (snap["v"], SNAPSHOT_VERSION))
             log = snap["log"]
-            ref = cls(options, players, None, variant, list(log) if log is not None else None, keep_results)
+            ref = cls(options, players, None, variant, list(log) if log is not None else None, keep_results,
+                      log_lines)
+            ref.log_count = snap.get("logn", len(log) if log is not None else 0)
             ref.writer = writer
             ref.phase = snap["phase"]
             ref.game_number = snap["game"]

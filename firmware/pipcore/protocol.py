@@ -512,7 +512,7 @@ class AppBridge:
         dice = ctl.dice
         # which match: the app's generation (a controller rebuilt after a fault is the same match)
         match = getattr(app, "generation", None)
-        return (id(ctl) if match is None else match, ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, len(ctl.record),
+        return (id(ctl) if match is None else match, ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, ctl.record_count,
                 ctl.game_no)
 
     def _changes(self):
@@ -526,7 +526,9 @@ class AppBridge:
             self._push({"event": "new_game", "game": ctl.game_no, "variant": ctl.variant})
             old = (new[0], None, None, 1, -1, 0, new[6])
         if new[5] > old[5]:
-            for line in ctl.record[old[5]:new[5]]:
+            log = ctl.record  # the last lines of the game's log: the newest are at its end
+            fresh = new[5] - old[5]
+            for line in log[-fresh:] if fresh < len(log) else log:
                 self._push({"event": "record", "text": line, "mover": ctl.mover})
         elif new[5] < old[5]:
             self._push({"event": "record_reset", "lines": new[5]})
@@ -577,7 +579,7 @@ class AppBridge:
             "game": ctl.game_no,
             "options": opts,
             "message": ctl.message,
-            "record_lines": len(ctl.record),
+            "record_lines": ctl.record_count,
             "error": getattr(self.app, "error", None),
             "faults": getattr(self.app, "faults", 0),
         }

@@ -106,7 +106,7 @@ class AtomicStore:
         pieces, and header, payload and checksum are written one after the
         other (a save on the Pico must not need several copies of the state).
         """
-        if not isinstance(payload, (bytes, bytearray)):
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
             raise StorageError("a save is bytes, not %s" % type(payload).__name__)
         n = len(payload)
         if n > MAX_PAYLOAD:
