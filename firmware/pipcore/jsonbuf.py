@@ -16,6 +16,7 @@ recurses on anything else.
 import json
 
 _SLICE = 256  # characters of a long string formatted at a time
+_FLAT_ITEMS = 64  # a flat list of more items is written item by item
 
 
 class JsonBuffer:
@@ -52,7 +53,9 @@ class JsonBuffer:
         self.buf = new
 
     def _value(self, v):
-        if isinstance(v, dict):
+        if _flat(v):  # scalars, short strings, and containers of them: one formatting call, a small block
+            self._put(json.dumps(v))
+        elif isinstance(v, dict):
             self._put(b"{")
             first = True
             for k in v:
@@ -78,3 +81,21 @@ class JsonBuffer:
             self._put(b'"')
         else:
             self._put(json.dumps(v))
+
+
+def _flat(v):
+    """True for a value ``json.dumps`` can format in one small piece: nothing nested, no long string."""
+    if isinstance(v, str):
+        return len(v) <= _SLICE
+    if isinstance(v, dict):
+        items = v.values()
+    elif isinstance(v, (list, tuple)):
+        if len(v) > _FLAT_ITEMS:
+            return False
+        items = v
+    else:
+        return True
+    for x in items:
+        if isinstance(x, (dict, list, tuple)) or isinstance(x, str) and len(x) > _SLICE:
+            return False
+    return True
