@@ -46,7 +46,7 @@ from pipcore.options import make_options
 from pipcore.position import PositionError
 from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
 from pipcore.tracker import Tracker
-from pipcore.variants import play_result
+from pipcore.variants import decode_position, play_result
 
 SNAPSHOT_VERSION = 2
 
@@ -60,14 +60,6 @@ _CUBE_BUTTONS = {"TAKE": TAKE, "DROP": DROP, "BEAVER": BEAVER, "RACCOON": RACCOO
 
 class ControllerError(ValueError):
     """An event the controller cannot take (bad shape or bad data)."""
-
-
-def _position(position_id, nardy):
-    """Decode and validate a Position ID in the variant's geometry."""
-    from pipcore.position import decode_position_id
-    pos = decode_position_id(position_id)
-    pos.validate("nardy" if nardy else "backgammon")
-    return pos
 
 
 class Controller:
@@ -494,7 +486,7 @@ class Controller:
     # ------------------------------------------------------------ from the host
     def _on_load(self, pid, mover, dice, match_id):
         try:
-            pos = _position(pid, self.nardy)
+            pos = decode_position(pid, self.variant)
         except PositionError as exc:
             raise ControllerError("bad Position ID %r: %s" % (pid, exc))
         if mover not in (0, 1):
@@ -562,7 +554,7 @@ class Controller:
             c.ref = Referee.restore(snap["ref"], c.options, ("white", "black"), writer, c.variant, KEEP_RESULTS,
                                     c._log_lines())
             c.setting_up = bool(snap["setup"])
-            c.forced = _position(snap["forced"], c.nardy) if snap["forced"] else None
+            c.forced = decode_position(snap["forced"], c.variant) if snap["forced"] else None
             c.tournament = bool(snap["tournament"])
         except (KeyError, TypeError, ValueError, AttributeError, PositionError, MatchError) as exc:
             if isinstance(exc, ControllerError):

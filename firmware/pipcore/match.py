@@ -580,9 +580,8 @@ class Referee:
             ref.turn = snap["turn"]
             pid = snap["pos"]
             if pid is not None:
-                from pipcore.position import decode_position_id
-                ref.position = decode_position_id(pid)
-                ref.position.validate("nardy" if ref.nardy else "backgammon")
+                from pipcore.variants import decode_position
+                ref.position = decode_position(pid, variant)
             ref.dice = tuple(snap["dice"]) if snap["dice"] else None
             ref.opening_ties = snap["ties"]
             ref.played = list(snap["played"])

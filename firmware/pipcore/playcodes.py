@@ -9,6 +9,27 @@ the generator sets ``position``, ``high``, ``low``, ``double`` and ``plays``
 and names its ``_apply_move(position, from, to)``.
 """
 
+from array import array
+
+
+def compact(plays):
+    """``plays`` as an ``array('I')``: 4 bytes a play instead of a list's pointers and spare room."""
+    return plays if isinstance(plays, array) else array("I", plays)
+
+
+class CodeStore:
+    """The plays of a double as they are found: an ``array('I')`` grown in place (never a list's
+    doubling block of pointers: 8.9 KB instead of 32 KB on a 64-bit host for the 2,226 plays of
+    IAKI6H+klFJKKQ 1-1), and where the longest plays start (shorter ones found before a longer
+    play are dropped by moving ``start``, not by deleting: arrays cannot)."""
+
+    def __init__(self):
+        self.codes = array("I")
+        self.start = 0
+
+    def plays(self):
+        return self.codes[self.start:] if self.start else self.codes
+
 
 def pack(sources, high_first):
     """The code of a play whose single moves start from ``sources`` in order."""

@@ -33,12 +33,10 @@ WASM MicroPython (Pico estimate 55 ms, budget 150), the corpus median 0.09 ms;
 at most 18.4 KB of heap per generation, nearly all of it the list of plays.
 """
 
-from array import array
-
 from pipcore.compat import const
 from pipcore.notation import format_play
-from pipcore.playcodes import PlayList
-from pipcore.position import BAR, CHECKERS, Position
+from pipcore.playcodes import CodeStore, PlayList, compact
+from pipcore.position import BAR, CHECKERS
 
 SINGLE = const(1)
 GAMMON = const(2)
@@ -196,20 +194,6 @@ def _double_end(m, depth, code, plays, best):
     return best
 
 
-class _Codes:
-    """The plays of a double as they are found: an ``array('I')`` grown in place (4 bytes a play,
-    never a list's doubling block of pointers: 8.9 KB instead of 32 KB on a 64-bit host for the
-    2,226 plays of IAKI6H+klFJKKQ 1-1), and where the longest plays start (shorter ones found
-    before a longer play are dropped by moving ``start``, not by deleting: arrays cannot)."""
-
-    def __init__(self):
-        self.codes = array("I")
-        self.start = 0
-
-    def plays(self):
-        return self.codes[self.start:] if self.start else self.codes
-
-
 def _repeats(seen, o, a, b, hi, lo):
     """True if the play (high die from a, low die from b) repeats one already seen.
 
@@ -262,8 +246,7 @@ class Turn(PlayList):
             self._generate_double(m, position.opp)
         else:
             self._generate_mixed(m, position.opp)
-        if not isinstance(self.plays, array):
-            self.plays = array("I", self.plays)  # kept for the whole roll: 4 bytes a play
+        self.plays = compact(self.plays)  # kept for the whole roll: 4 bytes a play
 
     # -- generation -----------------------------------------------------
     def _generate_double(self, m, o):
@@ -309,7 +292,7 @@ class Turn(PlayList):
         moving = n
         while moving and cand[moving - 1] <= d:
             moving -= 1
-        found = _Codes()
+        found = CodeStore()
         best = _double_search(m, cand, moving, n, d, 0, depth, code, outside, found, -1)
         self.plays = found.plays()
         found = None

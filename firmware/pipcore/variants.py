@@ -48,6 +48,14 @@ def geometry(variant):
     return "nardy" if variant == "nardy" else "backgammon"
 
 
+def decode_position(position_id, variant="backgammon"):
+    """Decode a Position ID and validate it in the variant's geometry (raises PositionError)."""
+    from pipcore.position import decode_position_id
+    pos = decode_position_id(position_id)
+    pos.validate(geometry(variant))
+    return pos
+
+
 def play_result(turn, position, dice, text, variant="backgammon"):
     """The result (seen from the mover) of the play ``text`` of ``turn``; raises ValueError.
 
@@ -56,10 +64,9 @@ def play_result(turn, position, dice, text, variant="backgammon"):
     """
     text = text.strip()
     if len(text) == 14 and " " not in text:  # a Position ID (its alphabet has "/" too)
-        from pipcore.position import PositionError, decode_position_id
+        from pipcore.position import PositionError
         try:
-            pos = decode_position_id(text)
-            pos.validate(geometry(variant))
+            pos = decode_position(text, variant)
         except PositionError:
             pos = None
         if pos is not None:
