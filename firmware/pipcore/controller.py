@@ -16,7 +16,9 @@ floors and nothing comes back up:
 Events (tuples):
 
     ("board", counts)        settled checker counts per location (pipcore.board)
-    ("button", name)         ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW
+    ("button", name[, player])  ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW;
+                             ``player`` (0 white, 1 black) pressed it: a side's buttons act
+                             only for that side (without it: whoever's turn it is)
     ("dice", a, b)           dice the app rolled after ``want_roll`` (opening: a is
                              player 0's die, b player 1's)
     ("load", pid, mover, dice[, match_id])  set up a position from the host
@@ -37,6 +39,7 @@ from pipcore.cube import BEAVER, DROP, IDLE, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
 from pipcore.layout import Layout, guide_back
 from pipcore.match import ANSWER, CUBE_OR_ROLL, GAME_ENDED, PLAY, MatchError, Referee
+from pipcore.match import colour as colour_name
 from pipcore.match import OPENING as R_OPENING
 from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND_TO, M_ERROR,  # noqa: F401
                            M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE, M_PLAY_FROM, M_PLAY_TO, M_REQUIRED,
@@ -45,7 +48,7 @@ from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND
 from pipcore.options import make_options
 from pipcore.position import PositionError
 from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
-from pipcore.tracker import Tracker
+from pipcore.tracker import IN_HAND, Tracker
 from pipcore.variants import decode_position, play_result
 
 SNAPSHOT_VERSION = 2
@@ -147,18 +150,18 @@ class Controller:
             self.message = "press ROLL for the opening roll"
         elif p == CUBE_OR_ROLL:
             self.display = ("turn", ref.turn, ref.cube.value, ref.cube.owner)
-            self.message = "player %d: ROLL%s" % (ref.turn, " or DOUBLE" if self.can_double() else "")
+            self.message = "%s: ROLL%s" % (colour_name(ref.turn), " or DOUBLE" if self.can_double() else "")
         elif p == ANSWER:
             cube = ref.cube
             self.display = ("offer", cube.offered_value)
             who = cube.responder()
             if cube.state == 1:
-                self.message = "player %d doubles: TAKE or DROP" % (1 - who)
+                self.message = "%s doubles: %s TAKE or DROP" % (colour_name(1 - who), colour_name(who))
             elif cube.state == 2:
-                self.message = "beaver: player %d TAKE or DROP%s" % (who, " or RACCOON" if self.options["raccoons"]
-                                                                        else "")
+                self.message = "beaver: %s TAKE or DROP%s" % (colour_name(who), " or RACCOON" if
+                                                                self.options["raccoons"] else "")
             else:
-                self.message = "raccoon: player %d TAKE or DROP" % who
+                self.message = "raccoon: %s TAKE or DROP" % colour_name(who)
         elif p == PLAY:
             self._start_moving()
         else:
@@ -166,10 +169,10 @@ class Controller:
             s = ref.match.score
             self.display = ("result", r.winner, r.points, s[0], s[1])
             if p == GAME_ENDED:
-                self.message = "player %d wins %d point%s; press DONE for the next game" % (
-                    r.winner, r.points, "" if r.points == 1 else "s")
+                self.message = "%s wins %d point%s; press DONE for the next game" % (
+                    colour_name(r.winner), r.points, "" if r.points == 1 else "s")
             else:
-                self.message = "player %d wins the match %d-%d" % (r.winner, s[r.winner], s[1 - r.winner])
+                self.message = "%s wins the match %d-%d" % (colour_name(r.winner), s[r.winner], s[1 - r.winner])
 
     # -------------------------------------------------------- views of the truth
     @property
@@ -286,6 +289,15 @@ class Controller:
         cands, idx = self.pick
         return cands[idx].pos
 
+    def pick_play(self):
+        """The play (gnubg notation) of the candidate the PICK phase is showing, or None."""
+        if self.phase != PICK:
+            return None
+        cands, idx = self.pick
+        tr = self.tracker
+        code = tr.code_for(cands[idx].pos)
+        return self.ref.play_text(tr.turn, code) if code is not None else None
+
     def expected_counts(self):
         """True (unclipped) counts of the committed position (or the turn's current one), per location."""
         out = bytearray(NLOC)
@@ -330,7 +342,7 @@ class Controller:
         if kind == "board":
             self._on_board(event[1])
         elif kind == "button":
-            self._on_button(event[1])
+            self._on_button(event[1], event[2] if len(event) > 2 else None)
         elif kind == "dice":
             self._on_dice(event[1], event[2])
         elif kind == "tick":
@@ -358,8 +370,43 @@ class Controller:
         self.have_sensed = True
         self._evaluate()
 
-    def _on_button(self, name):
+    def _owner_refuses(self, name, player):
+        """The message refusing ``name`` pressed by ``player`` (0/1) out of turn, or None.
+
+        Each side's buttons act only for that side: ROLL and DOUBLE before the
+        roll and DONE after it are the mover's, the answers to a cube offer
+        the answering side's. The opening roll, a game's end, NEXT and NEW
+        belong to both."""
         phase = self.phase
+        ref = self.ref
+        if phase == TURN_START and name in ("ROLL", "DOUBLE") or phase in (MOVING, PICK) and name in (
+                "DONE", "DOUBLE"):
+            owner = ref.turn
+        elif phase == CUBE_OFFERED and name in _CUBE_BUTTONS or phase == CUBE_OFFERED and name == "DOUBLE":
+            owner = ref.cube.responder()
+        elif name in ("DOUBLE", "TAKE", "DROP", "BEAVER", "RACCOON"):
+            if phase == TURN_START:
+                owner = ref.turn  # the other side's TAKE or DROP with no cube offered
+            else:
+                return None
+        else:
+            return None
+        if player == owner:
+            return None
+        return "%s's %s refused: it is %s's turn to %s" % (colour_name(player), name, colour_name(owner),
+                                                           "answer the cube" if phase == CUBE_OFFERED else "play")
+
+    def _on_button(self, name, player=None):
+        phase = self.phase
+        if player is not None:
+            if player not in (0, 1):
+                raise ControllerError("a button's player must be 0 (white) or 1 (black), not %r" % (player,))
+            refused = self._owner_refuses(name, player)
+            if refused is not None:
+                self.refused += 1
+                self.message = refused
+                self._evaluate()
+                return
         if name == "NEW" or phase == MATCH_OVER and name in ("DONE", "ROLL"):
             self._new_match()
         elif phase in (OPENING, TURN_START) and name == "ROLL":
@@ -378,6 +425,8 @@ class Controller:
         elif phase == MOVING and name == "DONE":
             self._done()
             return
+        elif phase == MOVING and name == "NEXT" and self.tracker is not None:
+            self.tracker.next_reading()  # readings that stay equally good: the player shows which
         elif phase == PICK and name == "NEXT":
             cands, idx = self.pick
             self.pick = (cands, (idx + 1) % len(cands))
@@ -424,7 +473,7 @@ class Controller:
         self._leave()
         self._track(ref.legal_turn(), self.forced)
         self.display = ("dice", ref.turn, ref.dice[0], ref.dice[1])
-        self.message = "player %d: move" % ref.turn
+        self.message = "%s: move" % colour_name(ref.turn)
         self._evaluate()
 
     def _track(self, turn, only):
@@ -449,7 +498,7 @@ class Controller:
             self.refused += 1
             s = bytes(self.sensed)
             if s != tr.cur.key:
-                lifted = tr.only_lifted(s)
+                lifted = tr.kind == IN_HAND
                 if lifted:
                     self.missing_now = True  # DONE with checkers off the board: they are missing (15 each)
                 self._evaluate()

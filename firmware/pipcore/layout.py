@@ -4,8 +4,9 @@ Switches see neither colours nor stacks taller than their slots, so the
 guide keeps a belief per location, seeded from the last position known to
 lie on the board: what colour stands there, and how many checkers when the
 switches are saturated. A belief follows the sensed count down as well as
-up, except where the switches are full (then the count is only known to be
-at least the capacity, and checkers added to a full stack are trusted). Points holding the wrong colour are cleared first.
+up; where the switches are full, the 15 checkers of each colour tell how many
+stand on its full stacks (a checker taken from one unseen shows where it is
+put). Points holding the wrong colour are cleared first.
 
 ``Layout`` knows nothing of the game's flow: it answers "is the board set
 up?" and marks what to add and remove. ``guide_back`` is the same job one
@@ -60,13 +61,14 @@ class Layout:
         ok = True
         for loc in range(NLOC):
             c = sensed[loc]
-            full = c >= cap[loc]
-            if not full or belief[loc] < c:
-                # below capacity the switches count exactly; at capacity the belief can only be
-                # raised to what is sensed (checkers added to a full stack cannot be seen)
-                belief[loc] = c
+            if c < cap[loc] or belief[loc] < c:
+                belief[loc] = c  # below capacity the switches count exactly
             if not c:
                 colour[loc] = UNKNOWN
+        self._full_stacks(sensed, pos, mover)
+        for loc in range(NLOC):
+            c = sensed[loc]
+            full = c >= cap[loc]
             owner = owner_at(pos, mover, loc, nardy)
             if loc < 24 and c and colour[loc] != UNKNOWN and owner >= 0 and owner != colour[loc]:
                 mark(loc, M_REMOVE, colour[loc])
@@ -78,6 +80,55 @@ class Layout:
                 mark(loc, M_ADD, owner)
                 ok = False
         return ok
+
+    def _full_stacks(self, sensed, pos, mover):
+        """Beliefs of the stacks the switches clip, from the 15 checkers of each colour.
+
+        A checker taken from or put on a full stack is not seen, but it shows
+        wherever else it goes: the checkers of a colour not counted below
+        capacity are on its full stacks. Their beliefs go down (or up) to that
+        number, the stacks furthest from what the position wants first.
+        """
+        cap = self.capacity
+        belief = self.count
+        want = self.want
+        colour = self.colour
+        for c in (0, 1):
+            known = 0
+            fulls = []
+            for loc in range(NLOC):
+                if loc < 24:
+                    who = colour[loc]
+                    if who == UNKNOWN:
+                        who = owner_at(pos, mover, loc, self.nardy)
+                else:
+                    who = (loc - BAR0) & 1
+                if who != c:
+                    continue
+                if sensed[loc] >= cap[loc]:
+                    fulls.append(loc)
+                else:
+                    known += sensed[loc]
+            if not fulls:
+                continue
+            extra = 15 - known  # on the full stacks
+            for loc in fulls:
+                extra -= belief[loc]
+            # extra < 0: fewer than believed (taken away unseen); > 0: more (added unseen)
+            while extra:
+                pick = -1
+                gap = 0
+                for loc in fulls:
+                    g = belief[loc] - want[loc] if extra < 0 else want[loc] - belief[loc]
+                    if (extra < 0 and belief[loc] <= cap[loc]) or (pick >= 0 and g <= gap):
+                        continue
+                    pick = loc
+                    gap = g
+                if pick < 0:
+                    break
+                step = -1 if extra < 0 else 1
+                belief[pick] += step
+                extra -= step
 
 
 def guide_back(sensed, want, pos, mover, mark, nardy=False):

@@ -24,10 +24,12 @@ demand), and the controller drops the whole tracker when the play is made.
 from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
 from pipcore.position import Position
+from pipcore.rules import apply_move
 
 AT_REST = const(0)  # the counts show ``cands`` (the current node first)
-HIT_PENDING = const(1)  # the counts show ``cur`` with hit checkers still on their points (``hits``)
-ELSEWHERE = const(2)  # no node of the turn shows the counts: checkers in hand, or misplaced
+ADJUST = const(1)  # ``cur`` with hit checkers still on their points, or blots on the bar before their hitter
+IN_HAND = const(2)  # ``cur`` with checkers in hand (and maybe adjustments)
+WRONG = const(3)  # no reading of the turn shows the counts: a checker where none may be
 
 # Child nodes idle() keeps ready at the current node (about 400 B each on the unix port, half on
 # the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
@@ -36,7 +38,6 @@ IDLE_NODES = const(64)
 
 _SRCS = const(0)  # Node.memo entries: movable sources
 _TARGETS = const(1)  # source -> [child nodes]
-_PEND = const(2)  # [(key, hit locations)] with hit checkers not yet on the bar
 
 
 class Node:
@@ -77,8 +78,78 @@ class Node:
 def _memo(node):
     memo = node.memo
     if memo is None:
-        memo = node.memo = [None, None, None]
+        memo = node.memo = [None, None]
     return memo
+
+
+def _reach(tr, node, p, q, out):
+    """Append to ``out`` the children of ``node`` where one checker goes from ``p`` to ``q`` (0: off)
+    with some of the dice left, each way (hits on the way differ), judged by the turn's ``steps``.
+
+    Used where ``node``'s lift targets are not kept (a node on the way back): a few single moves and
+    one ``steps`` call per way instead of every target of the checker."""
+    left = node.left
+    n = len(left)
+    if not n:
+        return
+    ways = []
+    if left[0] == left[-1]:
+        for m in range(1, n + 1):
+            ways.append(left[:m])
+    else:
+        a = left[0]
+        b = left[1]
+        ways = [(a,), (b,), (a, b), (b, a)]
+    for dice in ways:
+        total = 0
+        for d in dice:
+            total += d
+        if q:
+            if total != p - q:
+                continue
+        elif total < p or total - dice[-1] >= p:
+            continue
+        pos = node.pos.copy()
+        opp = pos.opp
+        at = p
+        path = []
+        ok = True
+        for d in dice:
+            t = at - d
+            if t < 0:
+                t = 0
+            if t and opp[25 - t] > 1:
+                ok = False
+                break
+            apply_move(pos, at, t)
+            if t != q:
+                path.append(t)
+            at = t
+        if not ok or tr.turn.steps(pos) is None:
+            continue
+        rest = list(left)
+        for d in dice:
+            rest.remove(d)
+        rest = tuple(rest)
+        shared = tr._lefts.get(rest)
+        if shared is None:
+            shared = tr._lefts[rest] = rest
+        kid = tr._child(node, pos, shared, p, q, path)
+        out.append(kid)
+
+
+def _keep_way(memo, node):
+    """Keep, of a node's lift targets, only the list holding ``node`` or one of its ancestors."""
+    cache = memo[_TARGETS]
+    for src in cache:
+        for kid in cache[src]:
+            n = node
+            while n is not None and n is not kid:
+                n = n.parent
+            if n is not None:
+                memo[_TARGETS] = {src: cache[src]}
+                return
+    memo[_TARGETS] = None
 
 
 def distance(a, b):
@@ -116,8 +187,18 @@ class Tracker:
         self._lefts = {}  # dice-left tuples shared by the nodes
         self.root = Node(pos, self.tmap.dice, self.key(pos), None)
         self.cur = self.root
-        self.cands = [self.root]
-        self.hits = ()  # locations of hit checkers not yet on the bar (HIT_PENDING)
+        self.cands = [self.root]  # the best readings (the believed one, ``cur``, first)
+        self.kind = AT_REST
+        self.hand = 0  # checkers in hand in the believed reading
+        # location -> the opponent's point (his numbering) of a blot the mover may hit this turn, else 0
+        blots = bytearray(NLOC)
+        if not nardy:
+            other = 1 - mover
+            for q in range(1, 25):
+                if pos.opp[q] == 1:
+                    blots[slot_loc(other, q)] = q
+        self.blots = bytes(blots)
+        self._reach = _reach if (not nardy and only is None and self.tmap._rules_steps) else None
 
     # -- keys and tables -------------------------------------------------------
     def key(self, pos):
@@ -205,47 +286,24 @@ class Tracker:
             key[loc] = c if c < cap[loc] else cap[loc]
         return Node(pos, left, bytes(key), parent, to)
 
-    def _pending(self, node):
-        """Keys of ``node`` with some hit checkers not yet moved to the bar: ``[(key, locations)]``."""
-        memo = _memo(node)
-        if memo[_PEND] is not None:
-            return memo[_PEND]
-        base = self.pos.opp
-        opp = node.pos.opp
-        other = 1 - self.mover
-        hits = []
-        for q in range(1, 25):
-            if base[q] == 1 and opp[q] == 0:
-                hits.append(slot_loc(other, q, self.nardy))
-        out = []
-        if hits:
-            bar = BAR0 + other
-            n = len(hits)
-            cap = self.capacity
-            true = bytearray(NLOC)
-            fill_counts(node.pos, self.mover, true, None, self.nardy)
-            for mask in range(1, 1 << n):
-                k = bytearray(node.key)  # node.key is clipped: the affected entries come from the true counts
-                locs = []
-                b = true[bar]
-                for i in range(n):
-                    if mask >> i & 1:
-                        loc = hits[i]
-                        locs.append(loc)
-                        c = true[loc] + 1
-                        k[loc] = c if c < cap[loc] else cap[loc]
-                        b -= 1
-                k[bar] = b if b < cap[bar] else cap[bar]
-                out.append((bytes(k), locs))
-        memo[_PEND] = out
-        return out
-
     def _set_cur(self, node):
+        """Believe ``node``. The targets kept on the way there: only the list holding the way taken
+        (a checker moved on again, or a take-back, is read from it); the siblings go."""
         old = self.cur
-        if old is not None and old is not node:
-            if old.memo is not None:
-                old.memo[_TARGETS] = None  # siblings of the way taken: let them go (a take-back recomputes)
+        if old is node:
+            return
         self.cur = node
+        n = node.parent
+        while n is not None:  # the new node's ancestors: keep one list each
+            memo = n.memo
+            if memo is not None and memo[_TARGETS]:
+                _keep_way(memo, node)
+            if n is old:
+                return
+            n = n.parent
+        memo = old.memo
+        if memo is not None:
+            memo[_TARGETS] = None
 
     # -- following the hands ------------------------------------------------------
     def idle(self, sensed):
@@ -267,110 +325,208 @@ class Tracker:
         return False
 
     def follow(self, s):
-        """Read the sensed counts ``s`` (bytes): AT_REST, HIT_PENDING or ELSEWHERE (see the module)."""
-        cur = self.cur
-        # 1. the board still shows the current node (or one of the nodes showing the same counts)
-        if s == cur.key:
-            if not (self.cands and self.cands[0] is cur):
-                self.cands = [cur]
-            return AT_REST
-        # 2. checkers moved on from points that lost some: one checker (also a combined
-        #    move in one motion) or several before the switches settled
-        exact, pend = self._search(cur, s)
-        # 3. going back along the way we came
-        if not exact:
-            node = cur.parent
-            while node is not None:
-                if node.key == s:
-                    exact.append(node)
-                    break
-                node = node.parent
-        if exact:
-            self._set_cur(exact[0])
-            self.cands = exact
-            return AT_REST
-        # 4. a hit checker not yet moved to the bar (the current node or one reached now)
-        for k, locs in self._pending(cur):
-            if s == k:
-                self.cands = [cur]
-                self.hits = locs
-                return HIT_PENDING
-        if pend is not None:
-            self._set_cur(pend[0])
-            self.cands = [pend[0]]
-            self.hits = pend[1]
-            return HIT_PENDING
-        return ELSEWHERE
+        """Read the sensed counts ``s`` (bytes): AT_REST, ADJUST, IN_HAND or WRONG (see the module).
 
-    def only_lifted(self, s):
-        """True when the counts ``s`` are the current node's minus checkers in hand."""
-        k = self.cur.key
-        for i in range(NLOC):
-            if s[i] > k[i]:
-                return False
-        return True
-
-    def _search(self, start, s):
-        """Nodes reachable from ``start`` whose sensed key is ``s``: ``(exact, pending_hit)``.
-
-        Follows only moves of checkers from locations the sensed board shows
-        with fewer checkers, and only moves that bring the board closer to
-        ``s``, so the search stays within the few moves a person made before
-        the switches settled (an explicit stack: no recursion). Stacks taller
-        than the switches can hide a move; DONE then consults every position
-        of the turn.
+        Readings are nodes of the turn with checkers in hand, hit checkers
+        still on their points (``pend``) and blots already on the bar before
+        their hitter came (``pre``). Looked at: the nodes believed so far and
+        the nodes one checker (or a few, moved before the switches settled)
+        away from them; if none reads the counts without an adjustment, the
+        nodes on the way back and theirs too. The best reading has the
+        fewest checkers in hand, then the fewest adjustments, then the
+        fewest moves from the node believed before.
         """
-        exact = []
-        pend = None
-        mover = self.mover
-        k0 = start.key
-        only_lifted = True
-        for i in range(NLOC):
-            if s[i] > k0[i]:
-                only_lifted = False
-                break
-        if only_lifted:
-            # checkers in hand, none put down: nothing to find (a checker put on a stack taller
-            # than its switches is found by DONE, which looks at every legal result)
-            return exact, pend
-        stack = [start]
+        cur = self.cur
+        if s == cur.key:
+            cands = self.cands
+            if not (cands and cands[0] is cur and cands[0].key == s):
+                self.cands = [cur]
+            self.kind = AT_REST
+            return AT_REST
+        best = [None, []]  # [score, nodes]
         seen = {}
-        bar = BAR0 + 1 - mover
-        full = self.capacity[bar]
+        for n in self.cands:
+            self._consider(n, s, best, seen, True)
+        # the nodes on the way back: judged always (a checker set down and lifted again reads
+        # as well from before it moved), and moved on from when nothing reads the counts as well
+        deeper = best[0] is None or best[0][1]
+        node = cur.parent
+        while node is not None:
+            self._consider(node, s, best, seen, deeper)
+            node = node.parent
+        score = best[0]
+        if score is None:
+            self.kind = WRONG
+            return WRONG
+        nodes = best[1]
+        if len(nodes) > 1:
+            if score == (0, 0):  # a finished play the counts show comes first: never guided away from
+                done = [n for n in nodes if self.tmap.complete(n.pos)]
+                if done:
+                    nodes = done
+            if len(nodes) > 1:
+                nodes = self._by_nearness(nodes, score != (0, 0))
+        self._set_cur(nodes[0])
+        self.cands = nodes
+        self.hand = score[0]
+        kind = AT_REST if not score[0] and not score[1] else (ADJUST if not score[0] else IN_HAND)
+        self.kind = kind
+        return kind
+
+    def next_reading(self):
+        """Believe the next of readings that stay equally good (the player's choice)."""
+        cands = self.cands
+        if len(cands) > 1:
+            cands.append(cands.pop(0))
+            self._set_cur(cands[0])
+
+    def _by_nearness(self, nodes, every):
+        """The ``nodes`` fewest moves away from a node believed before (that one first), or with
+        ``every`` all of them, nearest first (checkers in hand: any may be the one lifted)."""
+        up = {}
+        for c in self.cands:
+            d = 0
+            n = c
+            while n is not None:
+                if up.get(id(n), 99) > d:
+                    up[id(n)] = d
+                d += 1
+                n = n.parent
+        out = []
+        near = 99
+        for node in nodes:
+            k = 0
+            n = node
+            while id(n) not in up:
+                k += 1
+                n = n.parent
+            k += up[id(n)]
+            if every:
+                out.append((k, len(out)))
+            elif k < near:
+                near = k
+                out = [node]
+            elif k == near:
+                out.append(node)
+        if every:
+            out.sort()
+            return [nodes[i] for _, i in out]
+        if self.cur in out:
+            out.remove(self.cur)
+            out.insert(0, self.cur)
+        return out
+
+    def _consider(self, start, s, best, seen, expand):
+        """Judge ``start`` and (if ``expand``) the nodes reached from it by moving checkers from
+        locations that lost some to locations that gained some (an explicit stack: no recursion)."""
+        stack = [start]
         while stack:
             node = stack.pop()
-            k = node.key
-            me = node.pos.me
-            srcs = []
-            for i in range(NLOC):
-                if s[i] < k[i]:
-                    p = loc_point(mover, i, self.nardy)
-                    if p > 0 and me[p]:
-                        srcs.append(p)
-            if not srcs:
+            pk = node.pos.key() + bytes(node.left)
+            if pk in seen:
                 continue
-            dist = distance(k, s)
-            for p in srcs:
-                for child in self.lift_targets(node, p):
-                    ck = child.key
-                    if ck == s:
-                        pk = child.pos.key()
-                        if pk not in seen:
-                            # several positions may show the same counts (colours differ): keep them all
-                            seen[pk] = 1
-                            exact.append(child)
-                        continue
-                    if pend is None and (s[bar] < ck[bar] or ck[bar] >= full):  # a hit checker may be in hand
-                        for hk, locs in self._pending(child):
-                            if hk == s:
-                                pend = (child, locs)
-                                break
-                    if distance(ck, s) < dist:
-                        pk = child.pos.key()
-                        if pk not in seen:
-                            seen[pk] = 1
-                            stack.append(child)
-        return exact, pend
+            seen[pk] = 1
+            got = self.reading(node, s)
+            if got is not None:
+                score = got[:2]
+                old = best[0]
+                if old is None or score < old:
+                    best[0] = score
+                    best[1] = [node]
+                elif score == old:
+                    best[1].append(node)
+                if not got[2]:
+                    continue  # nothing sensed beyond this node: moving more only adds checkers out of place
+            if not expand:
+                continue
+            for child in self._moved(node, s):
+                stack.append(child)
+
+    def _moved(self, node, s):
+        """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar)."""
+        k = node.key
+        mover = self.mover
+        nardy = self.nardy
+        obar = BAR0 + 1 - mover
+        out = []
+        gain = 0
+        for i in range(NLOC):
+            if s[i] > k[i]:
+                gain += 1
+        if not gain:
+            return out
+        me = node.pos.me
+        bar_up = s[obar] > k[obar]
+        cap = self.capacity
+        for i in range(NLOC):
+            if s[i] < k[i] or s[i] >= cap[i]:  # (a checker taken from a stack the switches clip is not seen)
+                p = loc_point(mover, i, nardy)
+                if p > 0 and me[p]:
+                    for child in self._targets_towards(node, p, s):
+                        ck = child.key
+                        t = slot_loc(mover, child.to, nardy)
+                        if s[t] > k[t] or (bar_up and ck[obar] > k[obar]):
+                            out.append(child)
+        return out
+
+    def _targets_towards(self, node, p, s):
+        """The lift targets of ``p`` at ``node`` when kept (or cheap to make: the current node),
+        else only the children landing where ``s`` shows a gain (``_reach``)."""
+        memo = node.memo
+        if memo is not None and memo[_TARGETS] is not None and p in memo[_TARGETS]:
+            return memo[_TARGETS][p]
+        if node is self.cur or self.nardy or self.only is not None or self._reach is None:
+            return self.lift_targets(node, p)
+        k = node.key
+        mover = self.mover
+        obar = BAR0 + 1 - mover
+        blots = self.blots if s[obar] > k[obar] else None  # a hit lands without changing the count
+        out = []
+        for i in range(NLOC):
+            if s[i] > k[i] or (blots and blots[i]):
+                q = loc_point(mover, i, False)
+                if 0 <= q < p:
+                    self._reach(self, node, p, q, out)
+        return out
+
+    def reading(self, node, s):
+        """How ``s`` reads as ``node``: ``(in hand, adjustments, surplus)`` or None.
+
+        In hand: checkers missing from where ``node`` has them. Adjustments:
+        hit checkers still on their points (sensed one more there, one less
+        on the bar) and blots already on the bar before their hitter came
+        (sensed one less on the point, one more on the bar; only while dice
+        are left). ``surplus``: locations showing more than ``node``.
+        """
+        k = node.key
+        obar = BAR0 + 1 - self.mover
+        blots = self.blots
+        hand = 0
+        pend = 0
+        lifted = 0
+        gain = 0
+        for i in range(NLOC):
+            d = s[i] - k[i]
+            if d and i != obar:
+                if d > 0:
+                    gain += 1
+                    q = blots[i]
+                    if not q or d > 1 or node.pos.opp[q]:
+                        return None
+                    pend += 1
+                else:
+                    q = blots[i]
+                    if q and d == -1 and node.pos.opp[q]:
+                        lifted += 1
+                    else:
+                        hand -= d
+        bd = s[obar] - k[obar] + pend
+        if bd > 0:
+            gain += 1
+            if bd > lifted or not node.left:
+                return None
+            return (hand + lifted - bd, pend + bd, gain)
+        return (hand + lifted - bd, pend, gain)
 
     # -- DONE -----------------------------------------------------------------------
     def at_done(self, sensed):
@@ -400,14 +556,19 @@ class Tracker:
             # single checkers gives the same counts)
             if self.only is None:
                 done, way = self._readings(s, 3)
-                return self._result_nodes(done, s), bool(done) and bool(way)
+                # the hands were followed to a finished play: it is the one; else confirm
+                unsure = bool(done) and bool(way) and not self.tmap.complete(cur.pos)
+                return self._result_nodes(done, s), unsure
             seen = {}
             for n in cands:
                 seen[n.pos.key()] = 1
-            for n in self._search(self.root, s)[0]:  # a host's play: the positions on its way
-                if n.pos.key() not in seen:
-                    seen[n.pos.key()] = 1
-                    cands.append(n)
+            best = [None, []]
+            self._consider(self.root, s, best, {}, True)  # a host's play: the positions on its way
+            if best[0] == (0, 0):
+                for n in best[1]:
+                    if n.pos.key() not in seen:
+                        seen[n.pos.key()] = 1
+                        cands.append(n)
         done = []
         for n in cands:
             if self.tmap.complete(n.pos):

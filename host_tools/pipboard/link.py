@@ -285,8 +285,11 @@ class Link:
     def set_dice(self, dice):
         return self.request("set_dice", dice=list(dice))
 
-    def inject(self, kind, index, value):
-        return self.request("inject", kind=kind, index=index, value=value)
+    def inject(self, kind, index, value, player=None):
+        """Test mode: a sensor reading, or a button press (``player`` 0 white / 1 black: whose button)."""
+        if player is None:
+            return self.request("inject", kind=kind, index=index, value=value)
+        return self.request("inject", kind=kind, index=index, value=value, player=player)
 
     def record(self):
         """The whole game record as bytes (read page by page)."""

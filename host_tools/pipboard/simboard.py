@@ -230,12 +230,8 @@ class SimBoard:
         else:
             if player is None:
                 player = ctl.mover
-                if name in ("TAKE", "DROP", "BEAVER") and ctl.offerer >= 0:
-                    player = 1 - ctl.offerer
-                    if name != "BEAVER" and ctl.offer_stage == 2:
-                        player = ctl.offerer
-                    elif ctl.offer_stage == 3:
-                        player = 1 - ctl.offerer
+                if name in ("TAKE", "DROP", "BEAVER", "RACCOON", "DOUBLE") and ctl.offerer >= 0:
+                    player = ctl.ref.cube.responder()  # the side that must answer the cube
             button = _BUTTONS[name][player]
             hold = PRESS_MS
         pad = self.twins.pad
