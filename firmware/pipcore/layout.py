@@ -68,7 +68,6 @@ class Layout:
         self._full_stacks(sensed, pos, mover)
         for loc in range(NLOC):
             c = sensed[loc]
-            full = c >= cap[loc]
             owner = owner_at(pos, mover, loc, nardy)
             if loc < 24 and c and colour[loc] != UNKNOWN and owner >= 0 and owner != colour[loc]:
                 mark(loc, M_REMOVE, colour[loc])
@@ -76,7 +75,7 @@ class Layout:
             elif belief[loc] > want[loc]:
                 mark(loc, M_REMOVE, colour[loc] if loc < 24 else (loc - BAR0) & 1)
                 ok = False
-            elif belief[loc] < want[loc] and not (full and want[loc] >= cap[loc]):
+            elif belief[loc] < want[loc]:  # (on a full stack the belief comes from the 15 checkers)
                 mark(loc, M_ADD, owner)
                 ok = False
         return ok

@@ -105,3 +105,69 @@ def test_pick_shows_the_candidate_play():
     ctl, pos, mover, dice, events = hands.scenario("hdfgATDEZ/ABQg,0,1,2 24-w 22+w 22-b 25+b 22-w 21+w")
     assert ctl.phase in (MOVING, PICK)
     assert NLOC == 28
+
+
+def _obey_setup(first, second, mover=0):
+    """Lay out ``first``, load ``second``, then obey the LEDs checker by checker (a REMOVE mark: take
+    one of its colour, onto an ADD mark of that colour if there is one, else into the box; an ADD
+    mark alone: from the box). Returns (controller, true counts per colour, wanted per colour)."""
+    from pipcore.board import NLOC
+    from pipcore.controller import Controller
+    from pipcore.names import M_ADD, M_REMOVE, SETUP
+    from pipcore.position import Position
+
+    ctl = Controller()
+    pos = Position.from_id(first)
+    ctl.step(("load", first, mover, None), 0)
+    have = hands._per_colour(pos, mover)  # (mover's, the other's) per location
+    cap = ctl.capacity
+
+    def send(t):
+        ctl.step(("board", bytes(min(have[0][i] + have[1][i], cap[i]) for i in range(NLOC))), t)
+
+    send(1)
+    assert ctl.phase != SETUP, ctl.message
+    ctl.step(("load", second, mover, None), 2)
+    want = hands._per_colour(Position.from_id(second), mover)
+    t = 3
+    for _ in range(400):
+        send(t)
+        t += 1
+        if ctl.phase != SETUP:
+            break
+        marks = ctl.marks
+        who = ctl.mark_player
+        moved = False
+        for i in range(NLOC):
+            if marks[i] == M_REMOVE:
+                side = 0 if who[i] == mover else 1
+                if not have[side][i]:
+                    side = 1 - side
+                have[side][i] -= 1
+                for j in range(NLOC):
+                    if marks[j] == M_ADD and (0 if who[j] == mover else 1) == side:
+                        have[side][j] += 1
+                        break
+                moved = True
+                break
+        if not moved:
+            for j in range(NLOC):
+                if marks[j] == M_ADD:
+                    have[0 if who[j] == mover else 1][j] += 1
+                    break
+    return ctl, have, want
+
+
+def test_setup_over_another_position_ends_right_for_a_person_who_obeys():
+    """Beliefs go down as well as up: a 7-or-more stack that must hold 6-or-more is not stuck at
+    "remove", and play does not start with checkers missing (the issue's two positions, and 11 -> 7)."""
+    from pipcore.names import SETUP
+    from pipcore.position import Position
+
+    a = Position.from_dicts({6: 11, 8: 2, 13: 2}, {19: 5, 17: 3, 12: 5, 1: 2}).position_id()
+    b = Position.from_dicts({6: 7, 8: 3, 13: 5}, {19: 5, 17: 3, 12: 5, 1: 2}).position_id()
+    for first, second in (("/wcAAGCAsMw+AA", "BgjL7AP/LwAAAA"), (a, b), (b, a)):
+        for mover in (0, 1):
+            ctl, have, want = _obey_setup(first, second, mover)
+            assert ctl.phase != SETUP, (first, second, mover, ctl.message)
+            assert have == want, (first, second, mover, have, want)
