@@ -86,8 +86,8 @@ def test_show_play_takes_gnubg_hits_per_landing_and_a_position_id(board_link):
     with pytest.raises(CommandError):
         board_link.show_play("17/7")  # really ambiguous: refused
     pos = Position.from_id(pid)
-    from pipcore.rules import Turn, check_play
     from pipcore.notation import parse_play
+    from pipcore.rules import Turn, check_play
     result = check_play(pos, (6, 4), parse_play("17/11*/7*"))[1]
     board_link.show_play(result.position_id())  # the Position ID of the result, as the docs say
     assert board_link.snapshot()["phase"] == "moving"

@@ -37,8 +37,9 @@ def test_random_plays_soak(case):
 
 @pytest.mark.skipif(unix_micropython() is None, reason="unix MicroPython not installed")
 def test_the_property_under_the_unix_micropython():
-    from pipboard.deploy import build
     import tempfile
+
+    from pipboard.deploy import build
 
     with tempfile.TemporaryDirectory() as tmp:
         build(build_dir=tmp)

@@ -37,6 +37,7 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
 from pipcore.cube import BEAVER, DROP, IDLE, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
+from pipcore.owners import refusal
 from pipcore.layout import Layout, guide_back
 from pipcore.match import ANSWER, CUBE_OR_ROLL, GAME_ENDED, PLAY, MatchError, Referee
 from pipcore.match import colour as colour_name
@@ -370,38 +371,12 @@ class Controller:
         self.have_sensed = True
         self._evaluate()
 
-    def _owner_refuses(self, name, player):
-        """The message refusing ``name`` pressed by ``player`` (0/1) out of turn, or None.
-
-        Each side's buttons act only for that side: ROLL and DOUBLE before the
-        roll and DONE after it are the mover's, the answers to a cube offer
-        the answering side's. The opening roll, a game's end, NEXT and NEW
-        belong to both."""
-        phase = self.phase
-        ref = self.ref
-        if phase == TURN_START and name in ("ROLL", "DOUBLE") or phase in (MOVING, PICK) and name in (
-                "DONE", "DOUBLE"):
-            owner = ref.turn
-        elif phase == CUBE_OFFERED and name in _CUBE_BUTTONS or phase == CUBE_OFFERED and name == "DOUBLE":
-            owner = ref.cube.responder()
-        elif name in ("DOUBLE", "TAKE", "DROP", "BEAVER", "RACCOON"):
-            if phase == TURN_START:
-                owner = ref.turn  # the other side's TAKE or DROP with no cube offered
-            else:
-                return None
-        else:
-            return None
-        if player == owner:
-            return None
-        return "%s's %s refused: it is %s's turn to %s" % (colour_name(player), name, colour_name(owner),
-                                                           "answer the cube" if phase == CUBE_OFFERED else "play")
-
     def _on_button(self, name, player=None):
         phase = self.phase
         if player is not None:
             if player not in (0, 1):
                 raise ControllerError("a button's player must be 0 (white) or 1 (black), not %r" % (player,))
-            refused = self._owner_refuses(name, player)
+            refused = refusal(self.phase, self.ref, name, player)
             if refused is not None:
                 self.refused += 1
                 self.message = refused

@@ -9,7 +9,7 @@ long, the play a host gave, the candidates to pick from. It knows nothing
 of the cube, the score or the phases.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, opp_slot, owner_at, slot_loc
+from pipcore.board import BAR0, NLOC, loc_point, owner_at, slot_loc
 from pipcore.names import (M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE,
                            M_PLAY_FROM, M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, NOBODY)
 from pipcore.tracker import AT_REST, WRONG

@@ -6,11 +6,15 @@ location. The tracker follows the sensed counts through the positions the
 turn can pass through (``pipcore.turnmap``), as a tree of ``Node`` s grown
 on demand from the position at the roll:
 
-* ``follow(sensed)`` finds the reading of the counts: the current node (or
-  nodes that show the same counts), a node reached by the moves made since,
-  a node on the way back, or a node whose hit checkers are not yet on the
-  bar. It answers ``AT_REST``, ``HIT_PENDING`` or ``ELSEWHERE`` (checkers in
-  hand, or a checker where none may go: the controller guides back);
+* ``follow(sensed)`` finds, after every settled change, the readings of the
+  counts: a node of the turn with checkers in hand, hit checkers still on
+  their points and blots already on the bar before their hitter. It looks at
+  the nodes believed so far, the nodes a checker (or a few) away from them,
+  and the nodes on the way back, and keeps the best (fewest checkers in hand,
+  then fewest adjustments; without checkers in hand, the fewest moves from
+  the last reading; a finished play the counts show first). It answers
+  ``AT_REST``, ``ADJUST``, ``IN_HAND`` or ``WRONG``; ``cands`` holds the
+  readings that stay equally good, ``cur`` the one believed;
 * ``at_done(sensed)`` lists the complete legal plays the board may show when
   DONE is pressed (several where the switches cannot tell them apart);
 * ``idle()`` prepares the lift targets of one more movable checker while
@@ -21,9 +25,8 @@ belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
 demand), and the controller drops the whole tracker when the play is made.
 """
 
-from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc, slot_table
+from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc
 from pipcore.compat import const
-from pipcore.position import Position
 from pipcore.rules import apply_move
 
 AT_REST = const(0)  # the counts show ``cands`` (the current node first)
@@ -150,17 +153,6 @@ def _keep_way(memo, node):
                 memo[_TARGETS] = {src: cache[src]}
                 return
     memo[_TARGETS] = None
-
-
-def distance(a, b):
-    """Checkers out of place between two count vectors (L1 distance)."""
-    d = 0
-    for i in range(NLOC):
-        x = a[i]
-        y = b[i]
-        if x != y:
-            d += x - y if x > y else y - x
-    return d
 
 
 class Tracker:
@@ -528,182 +520,18 @@ class Tracker:
             return (hand + lifted - bd, pend + bd, gain)
         return (hand + lifted - bd, pend, gain)
 
-    # -- DONE -----------------------------------------------------------------------
+    # -- DONE (pipcore.showing) ---------------------------------------------------
     def at_done(self, sensed):
-        """The complete legal plays the board may show: ``(nodes, unsure)``.
-
-        Without a full location or a hit the counts name the position, so the
-        nodes showing them say it all; otherwise every legal result the
-        switches cannot tell from this board (``_readings``: built from the
-        counts). ``unsure`` is True when, after a hit, the same counts could
-        also be a play not finished yet (colours differ): the player confirms.
-        """
-        s = bytes(sensed)
-        cur = self.cur
-        cap = self.capacity
-        full = False
-        for i in range(NLOC):
-            if sensed[i] >= cap[i]:
-                full = True
-                break
-        if full or s != cur.key:
-            return self._results_showing(s), False
-        cands = list(self.cands or [cur])
-        bar = BAR0 + 1 - self.mover
-        if s[bar] != self.root.key[bar]:
-            # only hits move the opponent's checkers: without one the counts name the play;
-            # with one, every position of the turn showing these counts (a colour swap on
-            # single checkers gives the same counts)
-            if self.only is None:
-                done, way = self._readings(s, 3)
-                # the hands were followed to a finished play: it is the one; else confirm
-                unsure = bool(done) and bool(way) and not self.tmap.complete(cur.pos)
-                return self._result_nodes(done, s), unsure
-            seen = {}
-            for n in cands:
-                seen[n.pos.key()] = 1
-            best = [None, []]
-            self._consider(self.root, s, best, {}, True)  # a host's play: the positions on its way
-            if best[0] == (0, 0):
-                for n in best[1]:
-                    if n.pos.key() not in seen:
-                        seen[n.pos.key()] = 1
-                        cands.append(n)
-        done = []
-        for n in cands:
-            if self.tmap.complete(n.pos):
-                done.append(n)
-        return done, 0 < len(done) < len(cands)
+        """The complete legal plays the board may show: ``(nodes, unsure)`` (``pipcore.showing``)."""
+        from pipcore.showing import at_done
+        return at_done(self, sensed)
 
     def _results_showing(self, s):
-        """Nodes of the legal results whose sensed key is ``s`` (``showing``), the current node first."""
-        return self._result_nodes(self._readings(s, 1)[0], s)
-
-    def _result_nodes(self, results, s):
-        out = []
-        cur = self.cur
-        for pos in results:
-            if pos == cur.pos:
-                out.insert(0, cur)
-            else:
-                out.append(Node(pos, (), s, self.root))
-        return out
+        from pipcore.showing import results_showing
+        return results_showing(self, s)
 
     def showing(self, s, complete):
         """Positions of this turn whose sensed counts are ``s``: the legal results (``complete``), or
-        the positions on the way to one that are not results (not ``complete``); see ``_readings``."""
-        return self._readings(s, 1 if complete else 2)[0 if complete else 1]
-
-    def _readings(self, s, want):
-        """``(results, on_the_way)``: the positions of this turn whose sensed counts are ``s``, legal
-        results (if ``want & 1``) and positions on the way to one that are not results (``want & 2``).
-
-        Built from the counts, not from the plays: the opponent's checkers only ever go from a blot
-        to the bar, so every location but a few names the mover's count there. The unknowns are the
-        mover's stacks the switches clip (at least ``capacity``, together making 15) and blots
-        still showing one checker (the blot, or the mover's checker that hit it): a handful of
-        positions to judge, where listing every legal result took 2,226 for the worst 1-1.
-        """
-        mover = self.mover
-        nardy = self.nardy
-        cap = self.capacity
-        root = self.pos
-        ropp = root.opp
-        mine = slot_table(mover, nardy)
-        theirs = slot_table(1 - mover, nardy)
-        loc = theirs[0]
-        c = ropp[0]
-        if s[loc] != (c if c < cap[loc] else cap[loc]):
-            return [], []
-        me = bytearray(26)
-        opp = bytearray(ropp)
-        fixed = 0
-        hits = 0
-        either = []  # mover points showing 1 where a blot stood: the blot, or one checker that hit it
-        clipped = []  # mover slots the switches clip: at least capacity there
-        for p in range(26):
-            loc = mine[p]
-            n = s[loc]
-            full = n >= cap[loc]
-            if 0 < p < 25:
-                q = opp_slot(p, nardy)
-                o = ropp[q]
-                if o:
-                    if o > 1 or nardy:  # a point the mover cannot take: its count cannot change
-                        if n != (o if o < cap[loc] else cap[loc]):
-                            return [], []
-                        continue
-                    if n == 1:
-                        either.append(p)  # (with a one-checker switch the hitter's stack is clipped)
-                        continue
-                    opp[q] = 0  # hit (also when the hitter moved on and left the point empty)
-                    hits += 1
-            if full:
-                clipped.append(p)
-            else:
-                me[p] = n
-                fixed += n
-        bar = theirs[25]
-        hits_max = 15
-        hits_min = s[bar] - ropp[25]
-        if s[bar] < cap[bar]:
-            hits_max = hits_min
-        done = []
-        way = []
-        ne = len(either)
-        base = len(clipped)
-        for mask in range(1 << ne):
-            h = hits
-            ones = 0
-            del clipped[base:]
-            for i in range(ne):
-                if mask >> i & 1:
-                    h += 1
-                    p = either[i]
-                    if cap[mine[p]] > 1:
-                        ones += 1
-                    else:
-                        clipped.append(p)
-            if h < hits_min or h > hits_max:
-                continue
-            nc = len(clipped)
-            parts = bytearray(nc)
-            rest = 15 - fixed - ones
-            for i in range(nc):
-                rest -= cap[mine[clipped[i]]]
-            if rest < 0 or (not nc and rest):
-                continue
-            # every split of ``rest`` extra checkers over the clipped slots (an odometer; the last takes the rest)
-            while True:
-                left = rest
-                for i in range(nc - 1):
-                    left -= parts[i]
-                if left >= 0:
-                    pos = Position(me, opp)
-                    m = pos.me
-                    o = pos.opp
-                    for i in range(ne):
-                        p = either[i]
-                        if mask >> i & 1:
-                            m[p] = 1  # (or more, below, when clipped)
-                            o[opp_slot(p, nardy)] = 0
-                    o[25] += h
-                    for i in range(nc):
-                        p = clipped[i]
-                        m[p] = cap[mine[p]] + (parts[i] if i < nc - 1 else left)
-                    if self.key(pos) == s:
-                        if self.tmap.complete(pos):
-                            if want & 1 and (self.only is None or pos == self.only):
-                                done.append(pos)
-                        elif want & 2 and self.turn.steps(pos):
-                            way.append(pos)
-                i = 0
-                while i < nc - 1:
-                    parts[i] += 1
-                    if parts[i] <= rest:
-                        break
-                    parts[i] = 0
-                    i += 1
-                if i >= nc - 1:
-                    break
-        return done, way
+        the positions on the way to one that are not results (not ``complete``)."""
+        from pipcore.showing import readings
+        return readings(self, s, 1 if complete else 2)[0 if complete else 1]

@@ -19,8 +19,18 @@ that the board shows a finished play and DONE commits that play.
 """
 
 from pipcore.board import BAR0, NLOC, fill_counts, slot_loc
-from pipcore.names import (M_ERROR, M_FIX_FROM, M_FIX_TO, M_MISSING, M_TARGET, MOVING, PICK, TURN_START, GAME_OVER,
-                           MATCH_OVER)
+from pipcore.names import (
+    GAME_OVER,
+    M_ERROR,
+    M_FIX_FROM,
+    M_FIX_TO,
+    M_MISSING,
+    M_TARGET,
+    MATCH_OVER,
+    MOVING,
+    PICK,
+    TURN_START,
+)
 from pipcore.rules import apply_move
 
 _TAKE = (M_ERROR, M_FIX_FROM)
@@ -67,7 +77,8 @@ def _order(rng, pos, turn, moves):
 
 
 def hand_events(rng, pos, mover, turn, code):
-    """Hand steps ``[(loc, delta, colour)]`` executing the play ``code`` of ``turn`` from ``pos`` (seen from ``mover``)."""
+    """Hand steps ``[(loc, delta, colour)]`` executing the play ``code`` of ``turn`` from ``pos``
+    (seen from ``mover``)."""
     moves = [(s, t) for s, t, _d in turn.moves(code)]
     moves = _order(rng, pos, turn, moves)
     # motions: a checker's consecutive moves in one motion (or not)

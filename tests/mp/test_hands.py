@@ -10,7 +10,7 @@ runs 20,000 under CPython).
 """
 
 import hands
-from pipcore.names import M_CAND_FROM, M_ERROR, M_FIX_FROM, M_FIX_TO, MOVING, PICK, TURN_START
+from pipcore.names import M_CAND_FROM, M_ERROR, M_FIX_FROM, MOVING, PICK, TURN_START
 
 # (the issue's sequence, what the record says of the play)
 SEQUENCES = (
