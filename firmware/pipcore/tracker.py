@@ -38,6 +38,10 @@ WRONG = const(3)  # no reading of the turn shows the counts: a checker where non
 # the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
 IDLE_NODES = const(64)
 
+# Ways judged by the turn's steps() per settled change (``_reach``): a wrong placement is not worth
+# more (each costs about a generation's worth of time on the Pico).
+REACH_BUDGET = const(4)
+
 
 _SRCS = const(0)  # Node.memo entries: movable sources
 _TARGETS = const(1)  # source -> [child nodes]
@@ -128,7 +132,10 @@ def _reach(tr, node, p, q, out):
             if t != q:
                 path.append(t)
             at = t
-        if not ok or tr.turn.steps(pos) is None:
+        if not ok or tr.budget <= 0:
+            continue
+        tr.budget -= 1
+        if tr.turn.steps(pos) is None:
             continue
         rest = list(left)
         for d in dice:
@@ -139,6 +146,18 @@ def _reach(tr, node, p, q, out):
             shared = tr._lefts[rest] = rest
         kid = tr._child(node, pos, shared, p, q, path)
         out.append(kid)
+
+
+def _distinct(nodes):
+    """``nodes`` without repeats of a position with the same dice left (the first kept)."""
+    seen = {}
+    out = []
+    for n in nodes:
+        k = n.pos.key() + bytes(n.left)
+        if k not in seen:
+            seen[k] = 1
+            out.append(n)
+    return out
 
 
 def _keep_way(memo, node):
@@ -190,6 +209,8 @@ class Tracker:
                 if pos.opp[q] == 1:
                     blots[slot_loc(other, q)] = q
         self.blots = bytes(blots)
+        self.blot_locs = [i for i in range(NLOC) if blots[i]]
+        self.budget = REACH_BUDGET
         self._reach = _reach if (not nardy and only is None and self.tmap._rules_steps) else None
 
     # -- keys and tables -------------------------------------------------------
@@ -337,20 +358,24 @@ class Tracker:
             return AT_REST
         best = [None, []]  # [score, nodes]
         seen = {}
+        self.budget = REACH_BUDGET
         for n in self.cands:
             self._consider(n, s, best, seen, True)
         # the nodes on the way back: judged always (a checker set down and lifted again reads
         # as well from before it moved), and moved on from when nothing reads the counts as well
         deeper = best[0] is None or best[0][1]
-        node = cur.parent
-        while node is not None:
-            self._consider(node, s, best, seen, deeper)
-            node = node.parent
+        if deeper or self._landed_lifted(s):
+            node = cur.parent
+            while node is not None:
+                self._consider(node, s, best, seen, deeper)
+                node = node.parent
         score = best[0]
         if score is None:
             self.kind = WRONG
             return WRONG
         nodes = best[1]
+        if len(nodes) > 1:
+            nodes = _distinct(nodes)
         if len(nodes) > 1:
             if score == (0, 0):  # a finished play the counts show comes first: never guided away from
                 done = [n for n in nodes if self.tmap.complete(n.pos)]
@@ -364,6 +389,15 @@ class Tracker:
         kind = AT_REST if not score[0] and not score[1] else (ADJUST if not score[0] else IN_HAND)
         self.kind = kind
         return kind
+
+    def _landed_lifted(self, s):
+        """True if a checker is missing where one landed this turn (it may be read from before)."""
+        k = self.cur.key
+        r = self.root.key
+        for i in range(NLOC):
+            if s[i] < k[i] and k[i] > r[i]:
+                return True
+        return False
 
     def next_reading(self):
         """Believe the next of readings that stay equally good (the player's choice)."""
@@ -414,7 +448,7 @@ class Tracker:
         stack = [start]
         while stack:
             node = stack.pop()
-            pk = node.pos.key() + bytes(node.left)
+            pk = id(node)  # (the same position reached two ways is told apart at the end)
             if pk in seen:
                 continue
             seen[pk] = 1
@@ -435,50 +469,62 @@ class Tracker:
                 stack.append(child)
 
     def _moved(self, node, s):
-        """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar)."""
+        """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar).
+
+        One pass over the counts finds where checkers are missing (sources) and where more show
+        (landings); a kept list of lift targets is filtered, otherwise only the moves from a source
+        to a landing the dice left can make are tried (``_reach``)."""
         k = node.key
         mover = self.mover
         nardy = self.nardy
         obar = BAR0 + 1 - mover
-        out = []
+        gains = []
+        losses = []
         gain = 0
+        loss = 0
         for i in range(NLOC):
-            if s[i] > k[i]:
-                gain += 1
-        if not gain:
-            return out
-        me = node.pos.me
-        bar_up = s[obar] > k[obar]
-        cap = self.capacity
-        for i in range(NLOC):
-            if s[i] < k[i] or s[i] >= cap[i]:  # (a checker taken from a stack the switches clip is not seen)
-                p = loc_point(mover, i, nardy)
-                if p > 0 and me[p]:
-                    for child in self._targets_towards(node, p, s):
-                        ck = child.key
-                        t = slot_loc(mover, child.to, nardy)
-                        if s[t] > k[t] or (bar_up and ck[obar] > k[obar]):
-                            out.append(child)
-        return out
-
-    def _targets_towards(self, node, p, s):
-        """The lift targets of ``p`` at ``node`` when kept (or cheap to make: the current node),
-        else only the children landing where ``s`` shows a gain (``_reach``)."""
-        memo = node.memo
-        if memo is not None and memo[_TARGETS] is not None and p in memo[_TARGETS]:
-            return memo[_TARGETS][p]
-        if node is self.cur or self.nardy or self.only is not None or self._reach is None:
-            return self.lift_targets(node, p)
-        k = node.key
-        mover = self.mover
-        obar = BAR0 + 1 - mover
-        blots = self.blots if s[obar] > k[obar] else None  # a hit lands without changing the count
+            d = s[i] - k[i]
+            if d > 0:
+                gains.append(i)
+                gain += d
+            elif d < 0:
+                losses.append(i)
+                loss -= d
         out = []
-        for i in range(NLOC):
-            if s[i] > k[i] or (blots and blots[i]):
-                q = loc_point(mover, i, False)
-                if 0 <= q < p:
-                    self._reach(self, node, p, q, out)
+        if not gains:
+            return out
+        bar_up = s[obar] > k[obar]
+        if gain > loss:  # more checkers showing up than missing: one came from a stack the switches clip
+            cap = self.capacity
+            for i in range(NLOC):
+                if s[i] >= cap[i] and s[i] == k[i]:
+                    losses.append(i)
+        me = node.pos.me
+        memo = node.memo
+        kept = memo[_TARGETS] if memo is not None else None
+        # a node on the way back keeps the list of the way taken: enough, no search from it
+        search = self._reach is not None and node is not self.cur and (node.parent is None or kept is None)
+        if bar_up:
+            for i in self.blot_locs:  # a hit lands without changing the count
+                if i not in gains:
+                    gains.append(i)
+        for i in losses:
+            p = loc_point(mover, i, nardy)
+            if p <= 0 or not me[p]:
+                continue
+            kids = kept.get(p) if kept is not None else None
+            if kids is None and not search and (node is self.cur or self._reach is None):
+                kids = self.lift_targets(node, p)
+            if kids is not None:
+                for child in kids:
+                    t = slot_loc(mover, child.to, nardy)
+                    if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]):
+                        out.append(child)
+            elif search:
+                for j in gains:
+                    q = loc_point(mover, j, False)
+                    if 0 <= q < p:
+                        self._reach(self, node, p, q, out)
         return out
 
     def reading(self, node, s):
