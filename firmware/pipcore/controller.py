@@ -49,7 +49,7 @@ from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND
 from pipcore.options import make_options
 from pipcore.position import PositionError
 from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
-from pipcore.tracker import IN_HAND, Tracker
+from pipcore.tracker import IN_HAND, WRONG, Tracker
 from pipcore.variants import decode_position, play_result
 
 SNAPSHOT_VERSION = 2
@@ -473,12 +473,15 @@ class Controller:
             self.refused += 1
             s = bytes(self.sensed)
             if s != tr.cur.key:
-                lifted = tr.kind == IN_HAND
-                if lifted:
+                kind = tr.kind
+                if kind == IN_HAND:
                     self.missing_now = True  # DONE with checkers off the board: they are missing (15 each)
                 self._evaluate()
-                if not lifted:
+                if kind == WRONG:
                     self.message = "the board does not show a legal play: follow the LEDs"
+                elif kind != IN_HAND and tr.cur.left and tr.sources(tr.cur):
+                    self.message = self.guide.show_required()  # (a blot barred early: its hitter must come)
+                    self.frame += 1
                 return
             self._clear_marks()
             self.message = self.guide.show_required()

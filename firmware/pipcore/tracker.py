@@ -25,9 +25,8 @@ belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
 demand), and the controller drops the whole tracker when the play is made.
 """
 
-from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc
+from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
-from pipcore.rules import apply_move
 
 AT_REST = const(0)  # the counts show ``cands`` (the current node first)
 ADJUST = const(1)  # ``cur`` with hit checkers still on their points, or blots on the bar before their hitter
@@ -38,9 +37,9 @@ WRONG = const(3)  # no reading of the turn shows the counts: a checker where non
 # the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
 IDLE_NODES = const(64)
 
-# Ways judged by the turn's steps() per settled change (``_reach``): a wrong placement is not worth
-# more (each costs about a generation's worth of time on the Pico).
-REACH_BUDGET = const(4)
+# Ways judged by the turn's steps() per settled change (``_reach``). Fewer make a wrong placement
+# cheaper but miss real plays: at 4, 2 of 20,000 random plays in random hand orders were misread.
+REACH_BUDGET = const(12)
 
 
 _SRCS = const(0)  # Node.memo entries: movable sources
@@ -87,65 +86,6 @@ def _memo(node):
     if memo is None:
         memo = node.memo = [None, None]
     return memo
-
-
-def _reach(tr, node, p, q, out):
-    """Append to ``out`` the children of ``node`` where one checker goes from ``p`` to ``q`` (0: off)
-    with some of the dice left, each way (hits on the way differ), judged by the turn's ``steps``.
-
-    Used where ``node``'s lift targets are not kept (a node on the way back): a few single moves and
-    one ``steps`` call per way instead of every target of the checker."""
-    left = node.left
-    n = len(left)
-    if not n:
-        return
-    ways = []
-    if left[0] == left[-1]:
-        for m in range(1, n + 1):
-            ways.append(left[:m])
-    else:
-        a = left[0]
-        b = left[1]
-        ways = [(a,), (b,), (a, b), (b, a)]
-    for dice in ways:
-        total = 0
-        for d in dice:
-            total += d
-        if q:
-            if total != p - q:
-                continue
-        elif total < p or total - dice[-1] >= p:
-            continue
-        pos = node.pos.copy()
-        opp = pos.opp
-        at = p
-        path = []
-        ok = True
-        for d in dice:
-            t = at - d
-            if t < 0:
-                t = 0
-            if t and opp[25 - t] > 1:
-                ok = False
-                break
-            apply_move(pos, at, t)
-            if t != q:
-                path.append(t)
-            at = t
-        if not ok or tr.budget <= 0:
-            continue
-        tr.budget -= 1
-        if tr.turn.steps(pos) is None:
-            continue
-        rest = list(left)
-        for d in dice:
-            rest.remove(d)
-        rest = tuple(rest)
-        shared = tr._lefts.get(rest)
-        if shared is None:
-            shared = tr._lefts[rest] = rest
-        kid = tr._child(node, pos, shared, p, q, path)
-        out.append(kid)
 
 
 def _distinct(nodes):
@@ -211,7 +151,10 @@ class Tracker:
         self.blots = bytes(blots)
         self.blot_locs = [i for i in range(NLOC) if blots[i]]
         self.budget = REACH_BUDGET
-        self._reach = _reach if (not nardy and only is None and self.tmap._rules_steps) else None
+        self.full = False  # some location of the counts followed is at its switches' capacity
+        self._table = slot_table(mover, nardy)
+        from pipcore.reach import reach
+        self._reach = reach if (not nardy and only is None and self.tmap._rules_steps) else None
 
     # -- keys and tables -------------------------------------------------------
     def key(self, pos):
@@ -359,6 +302,13 @@ class Tracker:
         best = [None, []]  # [score, nodes]
         seen = {}
         self.budget = REACH_BUDGET
+        cap = self.capacity
+        full = False
+        for i in range(NLOC):
+            if s[i] >= cap[i]:
+                full = True
+                break
+        self.full = full
         for n in self.cands:
             self._consider(n, s, best, seen, True)
         # the nodes on the way back: judged always (a checker set down and lifted again reads
@@ -493,9 +443,9 @@ class Tracker:
         out = []
         if not gains:
             return out
-        bar_up = s[obar] > k[obar]
-        if gain > loss:  # more checkers showing up than missing: one came from a stack the switches clip
-            cap = self.capacity
+        bar_up = s[obar] > self.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
+        cap = self.capacity
+        if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
             for i in range(NLOC):
                 if s[i] >= cap[i] and s[i] == k[i]:
                     losses.append(i)
@@ -518,8 +468,8 @@ class Tracker:
             if kids is not None:
                 for child in kids:
                     t = slot_loc(mover, child.to, nardy)
-                    if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]):
-                        out.append(child)
+                    if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
+                        out.append(child)  # (landing on a stack the switches clip is not seen either)
             elif search:
                 for j in gains:
                     q = loc_point(mover, j, False)
@@ -558,6 +508,8 @@ class Tracker:
                         lifted += 1
                     else:
                         hand -= d
+        if self.full:
+            hand += self._unseen(node)
         bd = s[obar] - k[obar] + pend
         if bd > 0:
             gain += 1
@@ -565,6 +517,24 @@ class Tracker:
                 return None
             return (hand + lifted - bd, pend + bd, gain)
         return (hand + lifted - bd, pend, gain)
+
+    def _unseen(self, node):
+        """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs
+        them is no better than one with them in hand (they are not seen either way)."""
+        k = node.key
+        cap = self.capacity
+        table = self._table
+        me = node.pos.me
+        base = self.pos.me
+        n = 0
+        for p in range(25):
+            loc = table[p]
+            if k[loc] >= cap[loc]:
+                extra = me[p] - base[p]
+                if extra > 0:
+                    over = me[p] - cap[loc]  # (the mover's own stack: the opponent has none there)
+                    n += over if over < extra else extra
+        return n
 
     # -- DONE (pipcore.showing) ---------------------------------------------------
     def at_done(self, sensed):

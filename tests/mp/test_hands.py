@@ -37,7 +37,7 @@ def test_a_blot_on_the_bar_before_its_hitter_never_flashes():
     for loc, delta, colour in events:
         counts[loc] += delta
         ctl.step(("board", bytes(counts)), 100)
-        assert M_ERROR not in ctl.marks and ctl.phase == MOVING, ctl.message
+        assert M_ERROR not in list(ctl.marks) and ctl.phase == MOVING, ctl.message
 
 
 def test_two_ways_through_blots_are_offered_not_ordered():
@@ -47,7 +47,7 @@ def test_two_ways_through_blots_are_offered_not_ordered():
     for loc, delta, colour in events:
         counts[loc] += delta
         ctl.step(("board", bytes(counts)), 100)
-    assert M_FIX_FROM not in ctl.marks
+    assert M_FIX_FROM not in list(ctl.marks)
     assert list(ctl.marks).count(M_CAND_FROM) == 2, ctl.message
     assert "2 ways" in ctl.message
     counts[18] -= 1  # the player shows which: the blot on location 18 goes to the bar
