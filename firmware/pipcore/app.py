@@ -34,12 +34,14 @@ from pipcore import guard
 from pipcore.board import NLOC
 from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller, ControllerError
 from pipcore.jsonbuf import JsonBuffer
+from pipcore.playcodes import play_store
 from pipcore.render import Renderer
 
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
 SAVE_BUFFER = 8192  # bytes kept for the state save's JSON (grown when a save outgrows it)
+PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
 
 _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
@@ -80,6 +82,10 @@ class App:
         self._unsaved = None  # payload of a commit the flash refused: the rebuild starts from it
         self._poll_failures = 0
         self._json = JsonBuffer(SAVE_BUFFER)  # before anything fragments the heap
+        try:
+            self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
+        except MemoryError:  # a heap already cut up (never at power-up): each roll allocates its own
+            self._plays = None
         self.ctl = self._power_up(options, variant)
         self._scan_at = None
         self._button_at = None
@@ -227,6 +233,7 @@ class App:
 
     def _apply(self, event, now):
         ctl = self.ctl
+        ctl.play_store = self._plays  # whichever controller is current (a rebuild makes a new one)
         ctl.step(event, now)
         if ctl.save_due:
             self._save()

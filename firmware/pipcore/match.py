@@ -260,13 +260,15 @@ class Referee:
         self._write("roll", self.turn, dice[0], dice[1])
         self._say("%s rolls %d%d" % (colour(self.turn), dice[0], dice[1]))
 
-    def legal_turn(self):
-        """The legal plays of the current roll (``variants.make_turn``: every variant's generator)."""
+    def legal_turn(self, store=None):
+        """The legal plays of the current roll (``variants.make_turn``: every variant's generator),
+        written into ``store`` where the generator can (``playcodes.play_store``)."""
         self._need(PLAY)
         if self.nardy or self.options["caucasian"] or self.options["jailBearOff"]:
             from pipcore.variants import make_turn
-            return make_turn(self.position, self.dice, self.variant, self.options, not self.played[self.turn])
-        return Turn(self.position, self.dice)
+            return make_turn(self.position, self.dice, self.variant, self.options, not self.played[self.turn],
+                             store)
+        return Turn(self.position, self.dice, store)
 
     def play(self, moves, player=None):
         """Play ``moves`` (segments as notation.parse_play gives) with the dice.
