@@ -353,3 +353,13 @@ def test_code_does_not_start_while_the_computer_owns_the_drive(cp, tmp_path, mon
     assert wdt.mode is None and cp.frames == 0
     result, printed, replies, wdt, _, _ = _run_code(cp, tmp_path, monkeypatch, data=False)
     assert result == "no data channel" and "data channel is off" in printed
+
+
+# -- allocation-free on the real MicroPython ------------------------------------------------------
+def test_the_circuitpython_adapters_allocate_nothing_under_heap_lock():
+    from unix_mp import run_unix_micropython, unix_micropython
+
+    if unix_micropython() is None:
+        pytest.skip("unix MicroPython not installed")
+    proc = run_unix_micropython(os.path.join("tests", "mp_cp_alloc.py"), heap="256k", timeout=120)
+    assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout + proc.stderr

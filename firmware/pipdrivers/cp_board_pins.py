@@ -42,6 +42,7 @@ from pipcore.compat import const
 
 from pipdrivers.board import Board
 from pipdrivers.cp_keys import KeypadButtons, KeypadChain
+from pipdrivers.cp_pixels import StripWriter
 
 KEY_COUNT = const(176)  # (geometry.SCAN_BYTES + 1 sentinel byte) * 8
 SCAN_INTERVAL_S = 0.005  # pipcore.app.SCAN_PERIOD_MS
@@ -50,7 +51,6 @@ BUTTON_INTERVAL_S = 0.010  # pipcore.app.BUTTON_PERIOD_MS
 BUTTON_DEBOUNCE = const(3)  # pipdrivers.buttons: Buttons samples on MicroPython
 CHAIN_EVENTS = const(192)  # >= KEY_COUNT: after an overflow, the resync's events (one per key held) all fit
 BUTTON_EVENTS = const(32)  # as the Buttons' ring
-_BLOCK = const(8)  # pixels compared at once by StripWriter
 
 
 def pin(gpio):
@@ -95,55 +95,8 @@ def button_reader():
     return KeypadButtons(keys, keypad.Event(), _waiter(BUTTON_INTERVAL_S * (BUTTON_DEBOUNCE + 2)))
 
 
-class StripWriter:
-    """``write(buf)`` for the pixels: ``buf`` is the finished frame in RGB order, sent through ``strip``.
-
-    Only the pixels that changed since the last frame are set (most frames
-    change a few; blocks of ``_BLOCK`` pixels are compared at once through
-    views made here, so a frame allocates nothing), then one ``show()``.
-    """
-
-    def __init__(self, strip):
-        self.strip = strip
-        self.n = len(strip)
-        self.last = bytearray(3 * self.n)  # what the strip holds (a new NeoPixel is dark)
-        self._last_views = self._views(self.last)
-        self._buf = None
-        self._buf_views = None
-
-    def _views(self, buf):
-        mv = memoryview(buf)
-        step = 3 * _BLOCK
-        return [mv[i:i + step] for i in range(0, 3 * self.n, step)]
-
-    def write(self, buf):
-        if buf is not self._buf:  # Pixels hands the same buffer every frame: views once
-            self._buf = buf
-            self._buf_views = self._views(buf)
-        strip = self.strip
-        last = self.last
-        last_views = self._last_views
-        buf_views = self._buf_views
-        for b in range(len(buf_views)):
-            if buf_views[b] == last_views[b]:
-                continue
-            first = b * _BLOCK
-            end = first + _BLOCK if first + _BLOCK < self.n else self.n
-            for i in range(first, end):
-                o = 3 * i
-                r = buf[o]
-                g = buf[o + 1]
-                b2 = buf[o + 2]
-                if r != last[o] or g != last[o + 1] or b2 != last[o + 2]:
-                    strip[i] = (r << 16) | (g << 8) | b2  # an int colour: no tuple
-                    last[o] = r
-                    last[o + 1] = g
-                    last[o + 2] = b2
-        strip.show()
-
-
 def strip_writer(strip):
-    """``write(buf)`` for the pixels (see ``StripWriter``)."""
+    """``write(buf)`` for the pixels: the finished frame in RGB order through ``strip`` (``cp_pixels``)."""
     return StripWriter(strip).write
 
 
