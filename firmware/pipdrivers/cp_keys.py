@@ -38,6 +38,7 @@ class KeypadChain:
         self._resync = resync
         self.state = bytearray(nbytes)  # bit set = key pressed (switch closed, or sentinel high)
         self.resyncs = 0
+        self._filled = None  # the buffer that holds ``state`` already (the Scanner hands the same one)
 
     def drain(self):
         """Apply every queued change to ``state``; returns how many there were."""
@@ -60,13 +61,16 @@ class KeypadChain:
         return n
 
     def readinto(self, buf):
-        self.drain()
+        if self.drain() == 0 and buf is self._filled:
+            return  # nothing changed since this buffer was filled: the quiet poll is one empty get_into
         state = self.state
         for i in range(len(buf) if len(buf) < len(state) else len(state)):
             buf[i] = state[i]
+        self._filled = buf
 
     def _recover(self):
         self.resyncs += 1
+        self._filled = None
         self.keys.reset()  # every key released; the ones held report pressed again after a scan
         self.events.clear()
         state = self.state
