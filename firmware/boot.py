@@ -46,10 +46,11 @@ def configure(board, digitalio, storage, usb_cdc, sleep):
 
 
 if __name__ == "__main__":
+    import time
+
     import board
     import digitalio
     import storage
-    import time
     import usb_cdc
 
     print("pipboard boot: CIRCUITPY belongs to the %s" % configure(board, digitalio, storage, usb_cdc, time.sleep))

@@ -57,9 +57,13 @@ def use_hashlib():
     try:
         import hashlib  # noqa: F401
     except ImportError:
-        import adafruit_hashlib
+        import adafruit_hashlib  # pyright: ignore[reportMissingImports]  (a library on the board's lib/)
 
         sys.modules["hashlib"] = adafruit_hashlib
+
+
+def _nothing():
+    pass
 
 
 def serve(host, app, feed, ticks_ms, sleep, mem_free):
@@ -104,15 +108,17 @@ def run(board_pins=None, supervisor=None, microcontroller=None, usb_cdc=None, st
         from pipdrivers import cp_board_pins as board_pins
     from watchdog import WatchDogMode
 
-    wdt = microcontroller.watchdog
-    wdt.timeout = WDT_TIMEOUT_S
-    wdt.mode = WatchDogMode.RESET
+    wdt = microcontroller.watchdog  # None on a port without one: the game then runs unguarded
+    if wdt is not None:
+        wdt.timeout = WDT_TIMEOUT_S
+        wdt.mode = WatchDogMode.RESET
+    feed = wdt.feed if wdt is not None else _nothing
     from pipcore.app import App
     from pipdrivers.cp_serial import CdcSerial
     from pipdrivers.usb_serial import HostLink
 
     hw = board_pins.build()
-    wdt.feed()
+    feed()
     app = App(hw)
     host = HostLink(app, FIRMWARE_VERSION, serial=CdcSerial(usb_cdc.data))
     host.handler.can_repl = False  # the REPL has its own port: nothing to hand over
@@ -120,10 +126,11 @@ def run(board_pins=None, supervisor=None, microcontroller=None, usb_cdc=None, st
     host.handler.announce()
     say("game running; protocol on the data channel, REPL on the console (Ctrl-C stops the game)")
     try:
-        serve(host, app, wdt.feed, supervisor.ticks_ms, clock.sleep, mem_free or gc.mem_free)
+        serve(host, app, feed, supervisor.ticks_ms, clock.sleep, mem_free or gc.mem_free)
     finally:
         try:
-            wdt.mode = None  # the REPL must not be reset under the maker's hands
+            if wdt is not None:
+                wdt.mode = None  # the REPL must not be reset under the maker's hands
         except Exception:
             pass
         hw.pixels.deinit()  # LEDs off

@@ -7,7 +7,6 @@ per button read and per frame, with ``micropython.heap_lock()``.
 """
 
 import micropython
-
 from pipdrivers.cp_keys import KeypadButtons, KeypadChain
 from pipdrivers.cp_pixels import StripWriter
 

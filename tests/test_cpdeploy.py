@@ -6,7 +6,6 @@ import stat
 import types
 
 import pytest
-
 from pipboard import cpdeploy, hostcli, link
 from pipboard.deploy import DeployError
 
@@ -175,7 +174,7 @@ def test_the_data_channel_is_the_second_port_of_a_circuitpython_board():
 
 
 def test_auto_finds_a_circuitpython_board_and_explains_a_missing_data_channel(monkeypatch):
-    monkeypatch.setattr(link, "find_pico_ports", lambda: [])
+    monkeypatch.setattr(link, "find_pico_ports", list)
     monkeypatch.setattr(link, "circuitpython_ports", lambda ports=None: [("/dev/ttyACM3", "/dev/ttyACM2")])
     assert link.parse_target("auto") == ("serial", "/dev/ttyACM3")
     monkeypatch.setattr(link, "circuitpython_ports", lambda ports=None: [(None, "/dev/ttyACM2")])

@@ -40,6 +40,7 @@ class Board:
         self.record_store = AtomicStore(fs, RECORD_PATH)
         self.entropy = entropy
         self.dice = Dice.from_entropy(entropy)
+        self.inputs = ()  # adapters between the pins and the drivers, where there are any (CircuitPython's keypad)
 
     def new_dice(self, salt=b""):
         """Fresh dice for a new match (a new secret seed, a new commitment)."""

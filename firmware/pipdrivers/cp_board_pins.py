@@ -129,6 +129,5 @@ def build(fs=None, entropy=None, **config):
     buttons = button_reader()
     hw = Board(chain.readinto, strip_writer(led_strip()), buttons.read, fs or FlashFS(), entropy or os.urandom,
                samples=1, button_samples=1, byteorder="RGB", **config)
-    hw.chain = chain  # the keypad adapters, for the self-test and the figures (resyncs)
-    hw.keypad_buttons = buttons
+    hw.inputs = (chain, buttons)  # the keypad adapters (their resync counts)
     return hw

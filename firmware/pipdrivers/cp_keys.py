@@ -64,7 +64,7 @@ class KeypadChain:
         if self.drain() == 0 and buf is self._filled:
             return  # nothing changed since this buffer was filled: the quiet poll is one empty get_into
         state = self.state
-        for i in range(len(buf) if len(buf) < len(state) else len(state)):
+        for i in range(min(len(state), len(buf))):
             buf[i] = state[i]
         self._filled = buf
 

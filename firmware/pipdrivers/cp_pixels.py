@@ -26,7 +26,7 @@ class StripWriter:
         self.last = bytearray(3 * self.n)  # what the strip holds (a new NeoPixel is dark)
         self._last_views = self._views(self.last)
         self._buf = None
-        self._buf_views = None
+        self._buf_views = []
 
     def _views(self, buf):
         mv = memoryview(buf)
@@ -41,19 +41,19 @@ class StripWriter:
         last = self.last
         last_views = self._last_views
         buf_views = self._buf_views
-        for b in range(len(buf_views)):
-            if buf_views[b] == last_views[b]:
+        for block in range(len(buf_views)):
+            if buf_views[block] == last_views[block]:
                 continue
-            first = b * _BLOCK
-            end = first + _BLOCK if first + _BLOCK < self.n else self.n
+            first = block * _BLOCK
+            end = min(self.n, first + _BLOCK)
             for i in range(first, end):
                 o = 3 * i
                 r = buf[o]
                 g = buf[o + 1]
-                b2 = buf[o + 2]
-                if r != last[o] or g != last[o + 1] or b2 != last[o + 2]:
-                    strip[i] = (r << 16) | (g << 8) | b2  # an int colour: no tuple
+                b = buf[o + 2]
+                if r != last[o] or g != last[o + 1] or b != last[o + 2]:
+                    strip[i] = (r << 16) | (g << 8) | b  # an int colour: no tuple
                     last[o] = r
                     last[o + 1] = g
-                    last[o + 2] = b2
+                    last[o + 2] = b
         strip.show()

@@ -94,7 +94,7 @@ class _Scanner:
             WIRING.claim(pin, self)
             self._pins.append(pin)
         self.key_count = key_count
-        self.interval_ms = int(round(interval * 1000))
+        self.interval_ms = round(interval * 1000)
         self.debounce_threshold = debounce_threshold
         self._pressed = [False] * key_count
         self._count = [0] * key_count
@@ -188,7 +188,7 @@ class ShiftRegisterKeys(_Scanner):
 
     def _chain_bytes(self, n):
         """The bytes shifted out of the virtual 74HC165 chain for ``n`` clocks (Q7 of register 0 first)."""
-        clock, data, latch = WIRING.chain_pins
+        clock, _, latch = WIRING.chain_pins
         wired = WIRING.chain is not None and self._clock.gpio == clock and self._latch.gpio == latch
         nbytes = (n + 7) // 8
         if not wired or not self.value_to_latch:
