@@ -363,3 +363,21 @@ def test_the_circuitpython_adapters_allocate_nothing_under_heap_lock():
         pytest.skip("unix MicroPython not installed")
     proc = run_unix_micropython(os.path.join("tests", "mp_cp_alloc.py"), heap="256k", timeout=120)
     assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_build_without_hashlib_gets_adafruits(monkeypatch):
+    import hashlib
+    import sys
+    import types
+
+    code = _load("code")
+    adafruit_hashlib = types.ModuleType("adafruit_hashlib")
+    adafruit_hashlib.sha256 = hashlib.sha256
+    monkeypatch.setitem(sys.modules, "hashlib", None)  # "import hashlib" raises ImportError, as on such a build
+    monkeypatch.setitem(sys.modules, "adafruit_hashlib", adafruit_hashlib)
+    code.use_hashlib()
+    assert sys.modules["hashlib"] is adafruit_hashlib
+    from pipdrivers import storage
+
+    monkeypatch.setattr(storage, "hashlib", sys.modules["hashlib"])
+    assert storage.decode(storage.encode(3, b"saved")) == (3, b"saved")
