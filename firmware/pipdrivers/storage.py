@@ -26,7 +26,7 @@ MAGIC = b"PBS1"
 _HEADER = const(12)
 _SUM = const(8)
 MAX_PAYLOAD = const(256 * 1024)
-_PIECE = const(512)  # bytes read at a time when an old save is checked
+_PIECE = const(128)  # bytes read at a time when an old save is checked (small: any hole of a used heap takes it)
 
 
 class StorageError(ValueError):

@@ -86,8 +86,8 @@ class File:
         return len(data)
 
     def read(self, n=-1):
-        data = bytes(self.fs.files[self.path])
-        out = data[self.pos:] if n is None or n < 0 else data[self.pos:self.pos + n]
+        data = self.fs.files[self.path]  # the piece asked for is copied, never the whole file
+        out = bytes(data[self.pos:] if n is None or n < 0 else data[self.pos:self.pos + n])
         self.pos += len(out)
         return out
 
