@@ -49,15 +49,20 @@ def format_play_from(position, moves, apply):
         parts = word.split("/")
         for _ in range(count):
             out = [parts[0]]
-            prev = _point(parts[0], word)
+            prev = _at(parts[0])
             for part in parts[1:]:
-                t = _point(part, word)
+                t = _at(part)
                 hit = t != 0 and pos.opp[25 - t] == 1
                 apply(pos, prev, t)
                 out.append(part + ("*" if hit else ""))
                 prev = t
             words.append("/".join(out))
     return _counted(words)
+
+
+def _at(label):
+    """The point of a label ``format_play`` wrote (``bar``, ``off`` or a number)."""
+    return BAR if label == "bar" else (0 if label == "off" else int(label))
 
 
 def _counted(words):
