@@ -23,6 +23,12 @@ Events (tuples):
     ("host_play", text)      the only play accepted this turn (gnubg notation or the
                              Position ID of the result)
     ("tournament", on)       hints off / on (validation never stops)
+    ("coach", player, segments, level, pips[, text])  the coach's word on ``player``'s last
+                             play or cube action: the better play's single moves
+                             (pipcore.notation segments, ``player``'s numbering) lit in
+                             the coach colour, ``level`` (0 none .. 3 very bad) and
+                             ``pips`` (0..6, the equity lost) for the panel; shown only
+                             between rolls, and until the next action on the board
     ("tick",)                time passes (missing-checker escalation)
 
 Outputs (read after each step): ``marks`` (location -> role, ``pipcore.names``),
@@ -32,13 +38,14 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 ``frame`` (bumped whenever the marks change).
 """
 
-from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
+from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts, slot_loc
 from pipcore.cube import BEAVER, DROP, IDLE, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
 from pipcore.layout import Layout, guide_back
 from pipcore.match import ANSWER, CUBE_OR_ROLL, GAME_ENDED, PLAY, MatchError, Referee
 from pipcore.match import OPENING as R_OPENING
-from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND_TO, M_ERROR,  # noqa: F401
+from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND_TO, M_COACH_FROM,  # noqa: F401
+                           M_COACH_TO, M_ERROR,
                            M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE, M_PLAY_FROM, M_PLAY_TO, M_REQUIRED,
                            M_SOURCE, M_TARGET, M_WIN, MATCH_OVER, MOVING, NOBODY, OPENING, PHASE_NAMES, PICK,
                            ROLE_NAMES, ROLL_OPENING, ROLL_TURN, SETUP, TURN_START, M_ADD, M_REMOVE)
@@ -91,6 +98,9 @@ class Controller:
         self.forced = None  # the one result a host play allows this turn
         self.pick = None  # (candidate nodes, index) while the player picks
         self.missing_now = False  # DONE was pressed with checkers off the board
+        self.coach = None  # (player, [(location, role), ...]): the coach's better play, between rolls
+        self.coach_panel = None  # (level, pips) for the panel's dice while the coach speaks
+        self._prompt = ""  # the message the coach's line was added to
         self._want = bytearray(NLOC)
         self.records = RecordKeeper(variant)
         self.ref = None
@@ -136,6 +146,8 @@ class Controller:
         self.guide = None
         self.pick = None
         self.missing_now = False
+        self.coach = None  # the coach speaks about one action, until the next one
+        self.coach_panel = None
 
     def _enter(self):
         """Display and message of the referee's phase (after setup, a roll, a cube action, a play)."""
@@ -344,6 +356,8 @@ class Controller:
         elif kind == "tournament":
             self.tournament = bool(event[1])
             self._evaluate()
+        elif kind == "coach":
+            self._on_coach(event[1], event[2], event[3], event[4], event[5] if len(event) > 5 else "")
         else:
             raise ControllerError("unknown event %r" % (kind,))
 
@@ -528,6 +542,28 @@ class Controller:
         self._track(turn, target)
         self._evaluate()
 
+    def _on_coach(self, player, segments, level, pips, text):
+        """Light the coach's better play and its rating (``pipboard coach``), between rolls only."""
+        if player not in (0, 1) or not 0 <= level <= 3 or not 0 <= pips <= 6:
+            raise ControllerError("coach: player 0/1, level 0..3, pips 0..6")
+        phase = self.phase
+        if phase in (SETUP, MOVING, PICK):
+            return  # a roll is being played: its guidance comes first (the host still has the line)
+        net = [0] * 26
+        for seg in segments:
+            net[seg[0]] -= 1
+            net[seg[1]] += 1
+        marks = []
+        for p in range(26):
+            if net[p]:
+                marks.append((slot_loc(player, p, self.nardy), M_COACH_FROM if net[p] < 0 else M_COACH_TO))
+        if self.coach_panel is None:
+            self._prompt = self.message
+        self.coach = (player, marks)
+        self.coach_panel = (level, pips) if level or marks else None
+        self.message = ("%s | coach: %s" % (self._prompt, text)) if text else self._prompt
+        self._evaluate()
+
     # -------------------------------------------------------------- persistence
     def snapshot(self):
         """The committed state as plain data (JSON-ready)."""
@@ -624,9 +660,15 @@ class Controller:
         fill_counts(ref.position, ref.turn, want, self.capacity, self.nardy)
         if not guide_back(self.sensed, want, ref.position, ref.turn, self._mark, self.nardy):
             self.message = "the board differs from the game: follow the LEDs to restore it"
-        elif self.phase == GAME_OVER and ref.result is not None:
+            return
+        if self.phase == GAME_OVER and ref.result is not None:
             w = ref.result.winner
             self._mark(TRAY0 + w, M_WIN, w)
+        if self.coach is not None:
+            player, marks = self.coach
+            for loc, role in marks:
+                if not self.marks[loc]:
+                    self._mark(loc, role, player)
 
     def _eval_moving(self):
         if not self.have_sensed:

@@ -29,6 +29,11 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     (an outside player's cube decision)
     app.roll()                      an outside player asks the board to roll
                                     its own dice (not a choice of dice)
+    app.coach(player, segments, level, loss, text) -> bool
+                                    the coach's word on ``player``'s last action
+                                    (the better play's parsed segments, the
+                                    rating 0..3, the equity lost in thousandths);
+                                    True if the board lights it now
     app.record_bytes() -> bytes     the game record as stored
     app.pop_event() -> dict|None    the next event for the host
     app.error, app.faults           (optional) the fault shown on the board, and
@@ -57,6 +62,7 @@ PROTOCOL_VERSION = const(1)
 MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
 RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
 _MAX_ID_TEXT = const(40)
+COACH_TEXT = const(200)  # characters of the coach's line
 
 # the reply when even an error reply cannot be built (no id: formatting one needs memory)
 _NO_MEMORY = b'{"ok": false, "error": "internal", "message": "out of memory: try again"}\n'
@@ -88,6 +94,8 @@ _COMMANDS = {
     "show_play": {"play": (_STR, True)},
     "show_cube": {"action": (_STR, True)},
     "roll": {},
+    "coach": {"player": (_INT, True), "rating": (_STR, True), "loss": (_INT, False), "play": (_STR, False),
+              "text": (_STR, False)},
     "record": {"offset": (_INT, False)},
     "set_dice": {"dice": (("list",), True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
@@ -326,6 +334,26 @@ class ProtocolHandler:
 
     def _cmd_roll(self, msg):
         self.app.roll()
+
+    def _cmd_coach(self, msg):
+        from pipcore.names import COACH_RATINGS
+        from pipcore.notation import parse_play
+
+        player = msg["player"]
+        if player != 0 and player != 1:
+            raise ProtocolError(E_BAD_ARGS, "coach: player must be 0 (white) or 1 (black)")
+        rating = msg["rating"]
+        if rating not in COACH_RATINGS:
+            raise ProtocolError(E_BAD_ARGS, "coach: rating must be one of %s" % ", ".join(COACH_RATINGS))
+        loss = msg.get("loss", 0)
+        if not 0 <= loss <= 100000:
+            raise ProtocolError(E_BAD_ARGS, "coach: loss is the equity lost in thousandths, 0..100000")
+        text = msg.get("text", "")
+        if len(text) > COACH_TEXT:
+            raise ProtocolError(E_BAD_ARGS, "coach: text is at most %d characters" % COACH_TEXT)
+        segments = parse_play(msg.get("play", ""))  # notation errors are reported before the app sees it
+        shown = self.app.coach(player, segments, COACH_RATINGS.index(rating), loss, text)
+        return {"shown": bool(shown)}
 
     def _cmd_record(self, msg):
         offset = msg.get("offset", 0)
@@ -625,6 +653,16 @@ class AppBridge:
 
     def roll(self):
         self._step(("button", "ROLL"))
+
+    def coach(self, player, segments, level, loss, text):
+        # the panel's scale: one pip per tenth of a point of equity lost, rounded up, at most six
+        pips = (loss + 99) // 100
+        self._step(("coach", player, segments, level, pips if pips < 6 else 6, text))
+        from pipcore.names import COACH_RATINGS
+
+        self._push({"event": "coach", "player": player, "rating": COACH_RATINGS[level], "loss": loss,
+                    "text": text})
+        return self.app.ctl.coach is not None
 
     def record_bytes(self):
         app = self.app
