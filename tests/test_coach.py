@@ -217,3 +217,99 @@ def test_the_match_summary_is_gnubgs_statistics():
     assert len(lines) == 2, (lines, table)
     for line in lines:
         assert "error rate" in line and "luck" in line and "?" not in line, line
+
+
+def play_match(sim, rng, deadline):
+    """Random legal plays by the simulated hands until the match is over (TAKE any double)."""
+    from pipboard.simboard import VirtualPlayer
+
+    board = sim.sim.board
+    person = VirtualPlayer(board, rng, wrong_rate=0.0, chatter_rate=0.0, knock_rate=0.0, cut_rate=0.0)
+    while True:
+        assert time.monotonic() < deadline, "the match did not end in time"
+        with sim.sim.lock:
+            ctl = board.ctl
+            phase = ctl.phase_name()
+            if phase == "match-over":
+                return
+            if phase == "setup":
+                board.follow_guidance()
+            elif phase in ("opening", "turn-start"):
+                board.press("ROLL")
+            elif phase in ("moving", "pick"):
+                person.play_turn()
+            elif phase == "cube-offered":
+                board.press("TAKE")
+            elif phase == "game-over":
+                board.press("DONE")
+        time.sleep(0.005)
+
+
+def test_a_whole_match_every_choice_judged_once_and_gnubgs_summary_at_the_end():
+    import random
+
+    from pipboard.export import board_record
+    from pipcore.record import read_record, replay
+
+    sim = server.start(seed=11, http_port=0, protocol_port=0, options={"matchLength": 1})
+    analyst = GnubgAnalyst(0)
+    link = Link.open("sim:" + sim.protocol_address)
+    coach, out, done, thread = start_coach(link, analyst, errors_only=True)
+    try:
+        play_match(sim, random.Random(11), time.monotonic() + 40)
+        wait_for(lambda: coach.summaries == 1, "gnubg's match summary", timeout=30)
+        # the plays with a choice, from the board's record replayed independently
+        choices = []
+
+        def count(ref, entry):
+            if entry[0] == "play" and len(Turn(ref.position, tuple(ref.dice)).plays) > 1:
+                choices.append(entry)
+
+        with Link.open("sim:" + sim.protocol_address) as other:  # the coach's link is its own thread's
+            replay(read_record(board_record(other.record())), count)
+    finally:
+        done.set()
+        thread.join(10)
+        link.close()
+        sim.close()
+        analyst.close()
+    plays = [v for v in coach.verdicts if v.kind == "play"]
+    assert len(plays) == len(choices) > 5, (len(plays), len(choices))
+    for v in plays:  # gnubg's rating agrees with its thresholds applied to the equity lost
+        assert v.rating == skill(-v.loss, analyst.thresholds) or abs(v.loss - 0.03) < 1e-3, v
+    text = out.getvalue()
+    errors = [v for v in coach.verdicts if v.error]
+    assert text.count(" -- ") == len(errors), text  # errors only: one line per error, none for good plays
+    summary = [line for line in text.splitlines() if line.startswith("coach: white:")
+               or line.startswith("coach: black:")]
+    assert len(summary) == 2 and all("error rate" in line and "luck" in line for line in summary), text
+
+
+def test_a_blunder_in_a_loaded_position(table):
+    """A position set up by Position ID and Match ID (the board keeps only its text log): black has split
+    to white's 5 point and white rolls 31; splitting the back checkers (24/21 24/23) instead of pointing
+    on the blot (8/5* 6/5) is a blunder."""
+    from pipcore.matchid import MatchState
+
+    sim, link, analyst = table
+    board = sim.sim.board
+    pos = Position.start()
+    pos.opp[24], pos.opp[20] = 1, 1
+    link.set_position(pos.position_id(), MatchState(on_roll=0, dice=(3, 1)).encode())
+    with sim.sim.lock:
+        board.follow_guidance()
+    assert board.app.ctl.phase_name() == "moving" and board.app.ctl.dice == (3, 1)
+    coach, out, done, thread = start_coach(link, analyst, errors_only=True)
+    try:
+        play(sim, 0, [(24, 21), (24, 23)])
+        verdict = wait_for(lambda: coach.verdicts and coach.verdicts[-1], "gnubg's verdict")
+        turn = Turn(pos, (3, 1))
+        assert verdict.rating == "very bad" and verdict.loss > analyst.thresholds["very bad"], verdict
+        assert play_result(turn, pos, (3, 1), verdict.best) == play_result(turn, pos, (3, 1), "8/5* 6/5"), verdict
+        ctl = board.app.ctl
+        lit = {slot_loc(0, 8): M_COACH_FROM, slot_loc(0, 6): M_COACH_FROM, slot_loc(0, 5): M_COACH_TO}
+        wait_for(lambda: {i: m for i, m in enumerate(ctl.marks) if m} == lit, "the better play in violet")
+        assert "very bad" in out.getvalue()
+    finally:
+        done.set()
+        thread.join(10)

@@ -258,6 +258,10 @@ class Coach:
         self.summaries = 0
         self.summarised = None  # the record whose summary was given
         self.attached = False  # True once the record already on the board has been followed
+        self.text_ref = None  # a game from a loaded position: the referee followed from its text log
+        self.text_game = None
+        self.text_done = 0  # lines of that log followed
+        self.again = False  # the board moved on while it was read: read again
 
     def say(self, text):
         if self.out is not None:
@@ -272,18 +276,14 @@ class Coach:
         (the coach attaching in the middle of a match).
         """
         from pipcore.match import Referee
-        from pipcore.record import RecordError, apply_entry, read_record
+        from pipcore.record import RecordError, read_record
 
         from pipboard.export import is_binary_record
 
         data = self.link.record()
-        if not data:
-            self._restart(b"")
-            return []
-        if not is_binary_record(data):
-            self._unsupported("this game was set up from a loaded position (the board keeps only its text log);"
-                              " the coach follows games the board records from the opening")
-            return []
+        if not data or not is_binary_record(data):
+            return self._sync_text()  # nothing played yet, or a game from a loaded position
+        self.text_ref = None
         if not data.startswith(self.data) or self.ref is None:
             self._restart(b"")
         try:
@@ -299,24 +299,107 @@ class Coach:
             self.done = 0
         self.unsupported = None
         self.data = data
+        entries = record.entries[self.done:]
+        new, applied = self._follow(self.ref, entries, catch_up)
+        self.done += applied
+        if applied < len(entries):
+            self._unsupported("the record does not replay (entry %d)" % self.done)
+        self._speak(new)
+        return new
+
+    def _follow(self, ref, entries, catch_up=False):
+        """Judge and apply ``entries`` on ``ref``; returns (verdicts, entries applied)."""
+        from pipcore.record import apply_entry
+
         new = []
-        entries = record.entries
-        while self.done < len(entries):
-            entry = entries[self.done]
+        applied = 0
+        for entry in entries:
             verdict = None
             if not catch_up:
                 try:
-                    verdict = self.judge(self.ref, entry)
+                    verdict = self.judge(ref, entry)
                 except (CoachError, ValueError) as exc:
                     self.say("coach: %s" % exc)
             try:
-                apply_entry(self.ref, entry)
-            except ValueError as exc:
-                self._unsupported("the record does not replay (%s)" % exc)
-                return new
-            self.done += 1
+                apply_entry(ref, entry)
+            except ValueError:
+                break
+            applied += 1
             if verdict is not None:
                 new.append(verdict)
+        return new, applied
+
+    def _sync_text(self):
+        """Follow a game set up from a loaded position: the board keeps only its text log (the last lines).
+
+        The coach anchors on a snapshot (the position, the Match ID and how many lines the log has said,
+        all of one instant) and replays the lines said after it; a snapshot before and after the log
+        makes sure the lines read belong to that count.
+        """
+        from pipcore.record import RecordError, read_record
+
+        from pipboard.export import ExportError, text_log_to_record
+
+        first = self.link.snapshot()
+        data = self.link.record()
+        snap = self.link.snapshot()
+        self._restart(b"")
+        if (first.get("record_lines"), first.get("game")) != (snap.get("record_lines"), snap.get("game")):
+            self.again = True  # the game moved on meanwhile: read again
+            return []
+        if snap.get("variant") != "backgammon":
+            self._unsupported("gnubg coaches backgammon only, not %s" % snap.get("variant"))
+            return []
+        count = snap.get("record_lines") or 0
+        lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+        if self.text_ref is None or self.text_game != snap.get("game") or count < self.text_done:
+            self.text_ref = self._anchor(snap)
+            self.text_game = snap.get("game")
+            self.text_done = count
+            return []
+        fresh = count - self.text_done
+        if fresh <= 0:
+            return []
+        if fresh > len(lines):
+            self.say("coach: %d lines of the board's log went by unread; following again from here" % fresh)
+            self.text_ref = None
+            return []
+        try:
+            record = read_record(text_log_to_record("\n".join(lines[-fresh:]), snap.get("options") or {}))
+        except (ExportError, RecordError, ValueError) as exc:
+            self.say("coach: the board's log cannot be followed (%s); following again from here" % exc)
+            self.text_ref = None
+            return []
+        entries = [e for e in record.entries if e[0] != "game"]
+        new, applied = self._follow(self.text_ref, entries)
+        self.text_done = count
+        if applied < len(entries):
+            self.say("coach: the board's log does not replay from where the coach started; following again")
+            self.text_ref = None
+        self.unsupported = None
+        self._speak(new)
+        return new
+
+    def _anchor(self, snap):
+        """A referee in the state of ``snap`` (before a roll or while one is played), or None."""
+        from pipcore.match import Referee
+        from pipcore.matchid import MatchState
+        from pipcore.position import Position
+
+        if snap.get("phase") not in ("turn-start", "moving", "pick"):
+            return None  # anchored at the next quiet moment
+        try:
+            ref = Referee(snap.get("options") or {}, ("white", "black"))
+            ref.new_game()
+            state = MatchState.from_id(snap["match_id"]) if snap.get("match_id") else None
+            dice = tuple(snap["dice"]) if snap.get("phase") != "turn-start" and snap.get("dice") else None
+            ref.load(Position.from_id(snap["position_id"]), snap.get("mover", 0), dice, state)
+        except (KeyError, TypeError, ValueError) as exc:
+            self.say("coach: cannot follow this game from the board's state: %s" % exc)
+            return None
+        return ref
+
+    def _speak(self, new):
         for verdict in new:
             self.verdicts.append(verdict)
             if verdict.error or not self.errors_only:
@@ -438,7 +521,6 @@ class Coach:
                 os.unlink(path)
             except OSError:
                 pass
-        self.summaries += 1
         self.summarised = data
         lines = summary_lines(table)
         self.say("coach: match summary (gnubg, %d-ply)" % self.analyst.plies)
@@ -451,6 +533,7 @@ class Coach:
                 self.link.request("coach", player=0, rating="none", text=("summary: " + "; ".join(lines))[:200])
             except CommandError:
                 pass
+        self.summaries += 1
         return lines
 
     def run(self, stop=None, poll_s=0.2):
@@ -470,8 +553,8 @@ class Coach:
                     continue
             elif not dirty:
                 continue
-            dirty = False
             self.sync()
+            dirty, self.again = self.again, False
             if self.summary:
                 self._maybe_summary()
 
