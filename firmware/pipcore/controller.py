@@ -38,14 +38,13 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 ``frame`` (bumped whenever the marks change).
 """
 
-from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts, slot_loc
+from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
 from pipcore.cube import BEAVER, DROP, IDLE, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
 from pipcore.layout import Layout, guide_back
 from pipcore.match import ANSWER, CUBE_OR_ROLL, GAME_ENDED, PLAY, MatchError, Referee
 from pipcore.match import OPENING as R_OPENING
-from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND_TO, M_COACH_FROM,  # noqa: F401
-                           M_COACH_TO, M_ERROR,
+from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND_TO, M_ERROR,  # noqa: F401
                            M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE, M_PLAY_FROM, M_PLAY_TO, M_REQUIRED,
                            M_SOURCE, M_TARGET, M_WIN, MATCH_OVER, MOVING, NOBODY, OPENING, PHASE_NAMES, PICK,
                            ROLE_NAMES, ROLL_OPENING, ROLL_TURN, SETUP, TURN_START, M_ADD, M_REMOVE)
@@ -549,14 +548,9 @@ class Controller:
         phase = self.phase
         if phase in (SETUP, MOVING, PICK):
             return  # a roll is being played: its guidance comes first (the host still has the line)
-        net = [0] * 26
-        for seg in segments:
-            net[seg[0]] -= 1
-            net[seg[1]] += 1
-        marks = []
-        for p in range(26):
-            if net[p]:
-                marks.append((slot_loc(player, p, self.nardy), M_COACH_FROM if net[p] < 0 else M_COACH_TO))
+        from pipcore.coaching import marks_of
+
+        marks = marks_of(player, segments, self.nardy)
         if self.coach_panel is None:
             self._prompt = self.message
         self.coach = (player, marks)

@@ -39,9 +39,6 @@ M_COACH_TO = const(17)  # ...and to
 ROLE_NAMES = ("none", "source", "lifted", "target", "error", "fix-from", "fix-to", "missing", "add", "remove",
               "cand-from", "cand-to", "play-from", "play-to", "required", "win", "coach-from", "coach-to")
 
-# -- the coach's rating of an error (gnubg's words; pipboard coach) -----------
-COACH_RATINGS = ("none", "doubtful", "bad", "very bad")
-
 NOBODY = const(2)  # mark_player of a mark that concerns no colour
 
 # -- what the controller asks the app for ------------------------------------

@@ -62,7 +62,6 @@ PROTOCOL_VERSION = const(1)
 MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
 RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
 _MAX_ID_TEXT = const(40)
-COACH_TEXT = const(200)  # characters of the coach's line
 
 # the reply when even an error reply cannot be built (no id: formatting one needs memory)
 _NO_MEMORY = b'{"ok": false, "error": "internal", "message": "out of memory: try again"}\n'
@@ -336,24 +335,9 @@ class ProtocolHandler:
         self.app.roll()
 
     def _cmd_coach(self, msg):
-        from pipcore.names import COACH_RATINGS
-        from pipcore.notation import parse_play
+        from pipcore.coaching import command
 
-        player = msg["player"]
-        if player != 0 and player != 1:
-            raise ProtocolError(E_BAD_ARGS, "coach: player must be 0 (white) or 1 (black)")
-        rating = msg["rating"]
-        if rating not in COACH_RATINGS:
-            raise ProtocolError(E_BAD_ARGS, "coach: rating must be one of %s" % ", ".join(COACH_RATINGS))
-        loss = msg.get("loss", 0)
-        if not 0 <= loss <= 100000:
-            raise ProtocolError(E_BAD_ARGS, "coach: loss is the equity lost in thousandths, 0..100000")
-        text = msg.get("text", "")
-        if len(text) > COACH_TEXT:
-            raise ProtocolError(E_BAD_ARGS, "coach: text is at most %d characters" % COACH_TEXT)
-        segments = parse_play(msg.get("play", ""))  # notation errors are reported before the app sees it
-        shown = self.app.coach(player, segments, COACH_RATINGS.index(rating), loss, text)
-        return {"shown": bool(shown)}
+        return command(self.app, msg)
 
     def _cmd_record(self, msg):
         offset = msg.get("offset", 0)
@@ -655,13 +639,10 @@ class AppBridge:
         self._step(("button", "ROLL"))
 
     def coach(self, player, segments, level, loss, text):
-        # the panel's scale: one pip per tenth of a point of equity lost, rounded up, at most six
-        pips = (loss + 99) // 100
-        self._step(("coach", player, segments, level, pips if pips < 6 else 6, text))
-        from pipcore.names import COACH_RATINGS
+        from pipcore.coaching import RATINGS, panel_pips
 
-        self._push({"event": "coach", "player": player, "rating": COACH_RATINGS[level], "loss": loss,
-                    "text": text})
+        self._step(("coach", player, segments, level, panel_pips(loss), text))
+        self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
         return self.app.ctl.coach is not None
 
     def record_bytes(self):

@@ -18,7 +18,7 @@ CUBE_COLOUR = const(0xFFFFFF)
 TURN_COLOUR = const(0x40FF40)
 FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
 TUMBLE_MS = const(70)
-_VERY_BAD = const(3)  # pipcore.names.COACH_RATINGS
+_VERY_BAD = const(3)  # pipcore.coaching.RATINGS
 
 
 def _coach_colour():
