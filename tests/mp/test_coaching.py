@@ -5,7 +5,6 @@ from pipcore.coaching import marks_of, panel_pips
 from pipcore.controller import MOVING, TURN_START, ControllerError
 from pipcore.names import M_COACH_FROM, M_COACH_TO, M_SOURCE
 from pipcore.notation import parse_play
-
 from test_controller import started
 
 
