@@ -313,3 +313,25 @@ def test_a_blunder_in_a_loaded_position(table):
     finally:
         done.set()
         thread.join(10)
+
+
+def test_what_was_played_while_the_link_was_down_is_judged_on_reconnect(table):
+    sim, link, analyst = table
+    coach, _out, done, thread = start_coach(link, analyst, errors_only=True)
+    done.set()  # the link goes down (the coach's loop stops)
+    thread.join(10)
+    link.set_dice((6, 5))
+    press(sim, "ROLL")
+    play(sim, 0, [(8, 2), (8, 3)])
+    assert coach.verdicts == []
+    with Link.open("sim:" + sim.protocol_address) as again:
+        coach.link = again
+        done2 = threading.Event()
+        thread = threading.Thread(target=coach.run, kwargs={"stop": done2.is_set, "poll_s": 0.05}, daemon=True)
+        thread.start()
+        try:
+            verdict = wait_for(lambda: coach.verdicts and coach.verdicts[-1], "the verdict after the reconnect")
+        finally:
+            done2.set()
+            thread.join(10)
+    assert verdict.rating == "very bad" and len(coach.verdicts) == 1

@@ -256,7 +256,7 @@ class Coach:
         self.unsupported = None  # why this record cannot be followed (said once)
         self.board_speaks = True  # False once a board without the coach command answered
         self.summaries = 0
-        self.summarised = None  # the record whose summary was given
+        self.summarised = None  # the end of match (or money game) whose summary was given
         self.attached = False  # True once the record already on the board has been followed
         self.text_ref = None  # a game from a loaded position: the referee followed from its text log
         self.text_game = None
@@ -521,9 +521,9 @@ class Coach:
                 os.unlink(path)
             except OSError:
                 pass
-        self.summarised = data
         lines = summary_lines(table)
-        self.say("coach: match summary (gnubg, %d-ply)" % self.analyst.plies)
+        self.say("coach: %s summary (gnubg, %d-ply)" % ("match" if snapshot.get("match_length") else
+                                                       "money session", self.analyst.plies))
         for line in table:
             self.say("  " + line)
         for line in lines:
@@ -537,11 +537,14 @@ class Coach:
         return lines
 
     def run(self, stop=None, poll_s=0.2):
-        """Coach until ``stop()`` is true; the link is the caller's."""
-        self.say("coach: gnubg %d-ply, %s (thresholds: doubtful %.3f, bad %.3f, very bad %.3f)" % (
-            self.analyst.plies, "speaks after errors only" if self.errors_only else "speaks after every play",
-            self.analyst.thresholds["doubtful"], self.analyst.thresholds["bad"], self.analyst.thresholds["very bad"]))
-        self.sync(catch_up=True)
+        """Coach until ``stop()`` is true; the link is the caller's (after a reconnect, set ``link`` and run
+        again: what was played meanwhile is judged then)."""
+        if not self.attached:
+            self.say("coach: gnubg %d-ply, %s (thresholds: doubtful %.3f, bad %.3f, very bad %.3f)" % (
+                self.analyst.plies, "speaks after errors only" if self.errors_only else "speaks after every play",
+                self.analyst.thresholds["doubtful"], self.analyst.thresholds["bad"],
+                self.analyst.thresholds["very bad"]))
+        self.sync(catch_up=not self.attached)
         self.attached = True
         dirty = False
         while stop is None or not stop():
@@ -559,9 +562,14 @@ class Coach:
                 self._maybe_summary()
 
     def _maybe_summary(self):
+        """gnubg's statistics when a match ends (in money play, the session's after each game)."""
         snapshot = self.link.snapshot()
-        if snapshot.get("phase") == "match-over" and self.summarised != self.data:
-            self.match_summary(snapshot)
+        phase = snapshot.get("phase")
+        if phase == "match-over" or phase == "game-over" and not snapshot.get("match_length"):
+            key = (snapshot.get("game"), snapshot.get("record_lines"), tuple(snapshot.get("score") or ()))
+            if key != self.summarised:
+                self.summarised = key
+                self.match_summary(snapshot)
 
 
 def _code_of(turn, pos, move):
@@ -583,11 +591,15 @@ def run(target, plies=0, errors_only=False, summary=True, out=sys.stdout):
     except EngineError as exc:
         sys.stderr.write("pipboard coach: %s\n" % exc)
         return 1
+    coach = None
     try:
         while True:
             try:
                 with Link.open(target) as link:
-                    Coach(link, analyst, errors_only, out, summary).run()
+                    if coach is None:
+                        coach = Coach(link, analyst, errors_only, out, summary)
+                    coach.link = link  # after a reconnect: what was played meanwhile is judged now
+                    coach.run()
                     return 0
             except EngineError as exc:
                 sys.stderr.write("pipboard coach: %s\n" % exc)
