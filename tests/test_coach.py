@@ -35,7 +35,7 @@ FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "gnubg")
 THRESHOLDS = {"doubtful": 0.03, "bad": 0.06, "very bad": 0.12}
 
 
-def wait_for(check, what, timeout=20.0):
+def wait_for(check, what, timeout=40.0):
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -256,8 +256,8 @@ def test_a_whole_match_every_choice_judged_once_and_gnubgs_summary_at_the_end():
     link = Link.open("sim:" + sim.protocol_address)
     coach, out, done, thread = start_coach(link, analyst, errors_only=True)
     try:
-        play_match(sim, random.Random(11), time.monotonic() + 40)
-        wait_for(lambda: coach.summaries == 1, "gnubg's match summary", timeout=30)
+        play_match(sim, random.Random(11), time.monotonic() + 90)
+        wait_for(lambda: coach.summaries == 1, "gnubg's match summary", timeout=60)
         # the plays with a choice, from the board's record replayed independently
         choices = []
 
@@ -280,8 +280,7 @@ def test_a_whole_match_every_choice_judged_once_and_gnubgs_summary_at_the_end():
     text = out.getvalue()
     errors = [v for v in coach.verdicts if v.error]
     assert text.count(" -- ") == len(errors), text  # errors only: one line per error, none for good plays
-    summary = [line for line in text.splitlines() if line.startswith("coach: white:")
-               or line.startswith("coach: black:")]
+    summary = [line for line in text.splitlines() if line.startswith(("coach: white:", "coach: black:"))]
     assert len(summary) == 2 and all("error rate" in line and "luck" in line for line in summary), text
 
 
