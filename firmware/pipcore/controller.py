@@ -336,10 +336,16 @@ class Controller:
         Returns True if it did something (the app calls it once per quiet poll),
         so a lift is answered from what is ready instead of being computed then.
         """
-        if self.phase != MOVING or self.transit_since >= 0:
+        if self.phase != MOVING:
             return False
         try:
-            return self._roll_tracker().idle(bytes(self.sensed) if self.have_sensed else None)
+            tr = self._roll_tracker()
+            if tr.deep is not None and self.have_sensed and tr.refine(bytes(self.sensed)):
+                self._evaluate()  # the deeper readings of the counts answered at once
+                return True
+            if self.transit_since >= 0:
+                return False
+            return tr.idle(bytes(self.sensed) if self.have_sensed else None)
         except MemoryError:  # work ahead is optional: with the heap this full, a lift computes its own
             self.drop_caches()
             return False
@@ -487,6 +493,8 @@ class Controller:
         if not self.have_sensed:
             return
         tr = self._roll_tracker()
+        if tr.deep is not None and tr.refine(bytes(self.sensed)):
+            self._evaluate()  # (DONE before a quiet poll: the deeper readings first)
         done, unsure = tr.at_done(self.sensed)
         if not done:
             self.refused += 1

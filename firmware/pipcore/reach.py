@@ -53,7 +53,10 @@ def reach(tr, node, p, q, out):
             if t != q:
                 path.append(t)
             at = t
-        if not ok or tr.budget <= 0:
+        if not ok:
+            continue
+        if tr.budget <= 0:
+            tr.starved = True
             continue
         tr.budget -= 1
         if tr.turn.steps(pos) is None:

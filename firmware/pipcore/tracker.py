@@ -37,8 +37,11 @@ WRONG = const(3)  # no reading of the turn shows the counts: a checker where non
 # the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
 IDLE_NODES = const(64)
 
-# Ways judged by the turn's steps() per settled change (``_reach``). Fewer make a wrong placement
-# cheaper but miss real plays: at 4, 2 of 20,000 random plays in random hand orders were misread.
+# Ways judged by the turn's steps() (``_reach``) when a settled change is answered (QUICK_BUDGET)
+# and when the same counts are judged again from a quiet poll (``refine``, REACH_BUDGET). The
+# change is answered at once from the kept lift targets; the deeper search that real plays need
+# (at 4 ways, 2 of 20,000 random plays in random hand orders were misread) runs a poll later.
+QUICK_BUDGET = const(0)
 REACH_BUDGET = const(12)
 
 
@@ -151,6 +154,10 @@ class Tracker:
         self.blots = bytes(blots)
         self.blot_locs = [i for i in range(NLOC) if blots[i]]
         self.budget = REACH_BUDGET
+        self.starved = False  # a way was left unjudged for want of budget
+        self.deep = None  # counts answered from a quick search, to judge again (``refine``)
+        self._before = None  # (cands, cur) the deeper search starts from
+        self._read = None  # the counts last read by ``_follow``
         self.full = False  # some location of the counts followed is at its switches' capacity
         self._table = slot_table(mover, nardy)
         from pipcore.reach import reach
@@ -180,6 +187,8 @@ class Tracker:
         while node is not None:
             node.memo = None
             node = node.parent
+        self.deep = None
+        self._before = None
         self.tmap._ok = {}
         self._lefts = {}
 
@@ -280,7 +289,7 @@ class Tracker:
                 return True
         return False
 
-    def follow(self, s):
+    def follow(self, s, budget=QUICK_BUDGET):
         """Read the sensed counts ``s`` (bytes): AT_REST, ADJUST, IN_HAND or WRONG (see the module).
 
         Readings are nodes of the turn with checkers in hand, hit checkers
@@ -291,6 +300,11 @@ class Tracker:
         nodes on the way back and theirs too. The best reading has the
         fewest checkers in hand, then the fewest adjustments, then the
         fewest moves from the node believed before.
+
+        With the quick ``budget`` (a settled change) only a few ways off the
+        kept lift targets are judged; if some were left, ``deep`` holds the
+        counts and ``refine`` judges them again from the same readings with
+        the full budget (the app's quiet polls).
         """
         cur = self.cur
         if s == cur.key:
@@ -298,10 +312,34 @@ class Tracker:
             if not (cands and cands[0] is cur and cands[0].key == s):
                 self.cands = [cur]
             self.kind = AT_REST
+            if self.deep is not None:
+                self.deep = s
             return AT_REST
+        if s == self._read:
+            return self.kind  # (the same counts shown again: read already, or judged again by ``refine``)
+        if self.deep is None:
+            self._before = (self.cands, cur)  # (a pending deeper search keeps its older start)
+        return self._follow(s, budget)
+
+    def refine(self, s):
+        """Judge the counts ``s`` answered from a quick search again with the full budget, from the
+        readings held before it; True if it did (the caller shows the readings again)."""
+        if self.deep is None or s != self.deep or self._before is None:
+            return False
+        self.cands, self.cur = self._before
+        self.deep = None
+        self._follow(s, REACH_BUDGET)
+        self.deep = None
+        self._before = None
+        return True
+
+    def _follow(self, s, budget):
+        cur = self.cur
         best = [None, []]  # [score, nodes]
         seen = {}
-        self.budget = REACH_BUDGET
+        self.budget = budget
+        self.starved = False
+        self._read = s
         cap = self.capacity
         full = False
         for i in range(NLOC):
@@ -319,6 +357,8 @@ class Tracker:
             while node is not None:
                 self._consider(node, s, best, seen, deeper)
                 node = node.parent
+        if self.starved or self.deep is not None:
+            self.deep = s  # (judged again from ``_before`` by ``refine``)
         score = best[0]
         if score is None:
             self.kind = WRONG
@@ -470,6 +510,8 @@ class Tracker:
                     t = slot_loc(mover, child.to, nardy)
                     if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
                         out.append(child)  # (landing on a stack the switches clip is not seen either)
+            elif search and self.budget <= 0:
+                self.starved = True
             elif search:
                 for j in gains:
                     q = loc_point(mover, j, False)

@@ -149,6 +149,7 @@ def check_play(ctl, pos, mover, dice, turn, code, events, now=0):
             sensed[i] = c if c < cap[i] else cap[i]
         now += 50
         ctl.step(("board", bytes(sensed)), now)
+        ctl.idle()  # a quiet poll, as the app's: the deeper readings of the counts
         if ctl.phase != MOVING:
             _fail("left the moving phase (%d)" % ctl.phase, pid, mover, dice, events, k + 1)
         marks = ctl.marks
