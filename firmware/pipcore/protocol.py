@@ -188,6 +188,7 @@ class ProtocolHandler:
         self.board = board
         self.seq = 0
         self.reader = FrameReader()
+        self._on_frame = self.on_frame  # bound once: feed() runs for every byte and must not allocate
         self.frames = 0
         self.errors = 0
         self.can_repl = False  # HostLink (the Pico's USB port) sets it; the simulator has no REPL
@@ -200,7 +201,7 @@ class ProtocolHandler:
         Returns True once a host asked for the REPL (the caller stops reading:
         what follows is for the REPL).
         """
-        self.reader.feed(data, self.on_frame)
+        self.reader.feed(data, self._on_frame)
         return self.repl_requested
 
     def handle_line(self, line):
