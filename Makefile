@@ -58,9 +58,9 @@ sim: setup
 deploy: setup
 	$(PIPBOARD) deploy
 
+# ruff over the code and pyright over the firmware (MicroPython and CircuitPython stubs); part of make test too
 lint: setup
-	$(PIP) install -q ruff
-	$(VENV)/bin/ruff check firmware host_tools tests
+	$(PYTEST) -q -p no:cacheprovider tests/test_lint.py
 
 clean:
 	rm -rf $(VENV) node_modules build .pytest_cache

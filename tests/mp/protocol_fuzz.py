@@ -279,8 +279,7 @@ def _lines_with(b):
 def _all_lines():
     """Generated one at a time: a list of them would need a 16 KB block in a small heap."""
     for b in range(256):
-        for line in _lines_with(b):
-            yield line
+        yield from _lines_with(b)
     yield bytes(range(256))
     yield bytes(range(255, -1, -1))
     yield b"\x03\x04\x01\x02\x05\x03\x03\x04"
