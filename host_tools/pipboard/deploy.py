@@ -32,11 +32,22 @@ import subprocess
 import sys
 import time
 
+import pipboard
 from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, Link, LinkError, find_pico_ports
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE_DIR = os.path.join(ROOT, "firmware")
-BUILD_DIR = os.path.join(ROOT, "build", "firmware")
+FIRMWARE_DIR = pipboard.FIRMWARE_DIR  # the firmware this pipboard carries (a clone's firmware/ in a clone)
+
+
+def _build_dir():
+    """build/firmware in a clone; for an installed pipboard, the user's cache (site-packages may be read-only)."""
+    if pipboard.FROM_CLONE:
+        return os.path.join(ROOT, "build", "firmware")
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "pipboard", "firmware-" + pipboard.__version__)
+
+
+BUILD_DIR = _build_dir()
 MANIFEST = "/.pipboard_manifest.json"
 TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_in_test_mode
 KEEP_AS_SOURCE = ("main.py", "boot.py")
@@ -348,6 +359,24 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
     return hello
 
 
+def dry_run(out=sys.stdout, firmware_dir=None, build_dir=None):
+    """Build the firmware (.mpy compiled) and list what a deploy would copy; no board is contacted."""
+    firmware_dir = firmware_dir or FIRMWARE_DIR
+    build_dir = build_dir or BUILD_DIR
+    if firmware_dir is None or not os.path.isdir(firmware_dir):
+        raise DeployError("no firmware to deploy: this pipboard install carries none (reinstall it)")
+    files = build(firmware_dir, build_dir)
+    out.write("firmware: %s\nbuilt into: %s\n" % (firmware_dir, build_dir))
+    total = 0
+    for path in sorted(files):
+        size = os.path.getsize(files[path][0])
+        total += size
+        out.write("  %-36s %7d  %s\n" % (path, size, "compiled .mpy" if path.endswith(".mpy") else "source"))
+    out.write("dry run: %d file(s), %d bytes would be copied to a board with no Pipboard firmware "
+              "(a deploy copies only what changed); nothing was sent\n" % (len(files), total))
+    return files
+
+
 def run_repl(args, out=sys.stdout):
     """``pipboard repl``: stop the game so plain ``mpremote`` can use the REPL."""
     try:
@@ -366,6 +395,9 @@ def run_repl(args, out=sys.stdout):
 
 def run(args, out=sys.stdout):
     try:
+        if getattr(args, "dry_run", False):
+            dry_run(out)
+            return 0
         deploy(args.port, test_mode=args.test, force=args.force, out=out)
     except DeployError as exc:
         sys.stderr.write("pipboard deploy: %s\n" % exc)

@@ -30,6 +30,8 @@ def add_commands(sub):
     p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
     p.add_argument("--test", action="store_true", help="start the board in test mode (host may set dice, sensors)")
     p.add_argument("--force", action="store_true", help="copy every file, not only the changed ones")
+    p.add_argument("--dry-run", action="store_true", help="compile the firmware and list what would be copied; "
+                   "no board needed")
     p.set_defaults(func=_cmd_deploy)
 
     p = sub.add_parser("repl", help="stop the game on the Pico so that mpremote can use the REPL")
