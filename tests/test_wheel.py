@@ -128,3 +128,21 @@ def test_the_wheel_installed_outside_the_clone_runs_rules_sim_and_deploy(tmp_pat
     check_rules_from_the_installed_package(installed)
     check_text_simulator_from_the_installed_package(installed)
     check_deploy_dry_run_from_the_installed_package(installed)
+
+
+def test_an_install_without_firmware_or_hardware_folder_says_so(tmp_path, monkeypatch):
+    """Clear messages, not tracebacks: a deploy with no firmware to send, hwdocs with no hardware/ to write."""
+    import io
+
+    from pipboard import deploy, hwdocs
+
+    try:
+        deploy.dry_run(io.StringIO(), firmware_dir=str(tmp_path / "none"), build_dir=str(tmp_path / "build"))
+    except deploy.DeployError as exc:
+        assert "no firmware to deploy" in str(exc)
+    else:
+        raise AssertionError("a dry run without firmware succeeded")
+    monkeypatch.setattr(hwdocs, "default_dir", lambda: str(tmp_path / "site-packages" / "hardware"))
+    out = io.StringIO()
+    assert hwdocs.run(stream=out) == 2
+    assert "--out" in out.getvalue() and not (tmp_path / "site-packages").exists()
