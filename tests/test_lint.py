@@ -132,12 +132,26 @@ def micropython_config(tmp_path):
 
 
 def circuitpython_config(tmp_path, include):
-    """The same rules over ``include``, with CircuitPython's modules and CPython's stdlib (as its stubs expect)."""
+    """The same rules over ``include``, with CircuitPython's modules and CPython's stdlib (as its stubs expect).
+
+    CircuitPython's ``gc`` is MicroPython's (``mem_free`` and all) and circuitpython-stubs ships none:
+    the run's typeshed is pyright's own with the rp2 stubs' ``gc.pyi`` in place of CPython's.
+    """
     config = dict(pyproject()["tool"]["pyright"])
     present = [d for d in CIRCUITPYTHON_LIBRARIES if _installed(d)]
     stub_environment(str(tmp_path / "circuitpython"), CIRCUITPYTHON_STUBS + tuple(present))
-    config.update(venvPath=str(tmp_path), venv="circuitpython", include=list(include), exclude=["**/__pycache__"],
-                  executionEnvironments=[{"root": "firmware"}])
+    bundled = str(metadata.distribution("pyright").locate_file("pyright/dist/dist/typeshed-fallback"))
+    if not os.path.isdir(os.path.join(bundled, "stdlib")):
+        pytest.fail("pyright's own typeshed is not at %s (another pyright version?)" % bundled)
+    typeshed = tmp_path / "circuitpython_typeshed"
+    (typeshed / "stdlib").mkdir(parents=True)
+    os.symlink(os.path.join(bundled, "stubs"), str(typeshed / "stubs"))
+    for name in os.listdir(os.path.join(bundled, "stdlib")):
+        if name != "gc.pyi":
+            os.symlink(os.path.join(bundled, "stdlib", name), str(typeshed / "stdlib" / name))
+    os.symlink(str(metadata.distribution(MICROPYTHON_STUBS[0]).locate_file("gc.pyi")), str(typeshed / "stdlib" / "gc.pyi"))
+    config.update(venvPath=str(tmp_path), venv="circuitpython", typeshedPath=str(typeshed), include=list(include),
+                  exclude=["**/__pycache__"], executionEnvironments=[{"root": "firmware"}])
     return config
 
 

@@ -118,6 +118,11 @@ def check_deploy_dry_run_from_the_installed_package(installed):
     with open(os.path.join(built, "pipcore", "rules.mpy"), "rb") as f:
         assert f.read(2) == b"M\x06"  # MicroPython bytecode, .mpy version 6
     assert "nothing was sent" in out and not os.listdir(str(work)), out
+    out = _run([str(venv / "bin" / "pipboard"), "deploy", "--dry-run", "--circuitpython"], str(work), env)
+    listed = sorted(x.split()[0] for x in out.splitlines() if x.startswith("  /"))
+    expected = sorted("/" + r for r in deploy.source_files(os.path.join(ROOT, "firmware"), "circuitpython"))
+    assert listed == expected and "/code.py" in listed and "/main.py" not in listed, out
+    assert firmware in out and "CIRCUITPY" in out and "nothing was sent" in out, out
 
 
 def test_the_wheel_installed_outside_the_clone_runs_rules_sim_and_deploy(tmp_path):
