@@ -68,7 +68,7 @@ def add_commands(sub):
 
 
 def _cmd_deploy(args):
-    if args.circuitpython and not args.dry_run:
+    if args.circuitpython and not getattr(args, "dry_run", False):
         if args.port:
             sys.stderr.write("pipboard deploy: --port is for MicroPython; a CircuitPython board is a drive "
                              "(--drive PATH)\n")
