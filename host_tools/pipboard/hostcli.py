@@ -61,9 +61,22 @@ def add_commands(sub):
     add_arguments(p)
     p.set_defaults(func=_cmd_room)
 
+    p = sub.add_parser("remote", help="play a match against a board elsewhere, through an MQTT broker")
+    _target_args(p)
+    from pipboard.remote import add_arguments as add_remote_arguments
+
+    add_remote_arguments(p)
+    p.set_defaults(func=_cmd_remote)
+
 
 def _cmd_room(args):
     from pipboard.room import run
+
+    return run(args)
+
+
+def _cmd_remote(args):
+    from pipboard.remote import run
 
     return run(args)
 
