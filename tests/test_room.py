@@ -188,3 +188,33 @@ def test_pipboard_room_cli_reports_a_bad_board(capsys):
 
     assert main(["room", "--board", "no-target"]) == 2
     assert "NAME=TARGET" in capsys.readouterr().err
+
+
+def test_pipboard_room_demo_serves_the_page_and_stops_on_ctrl_c(broker, tmp_path):
+    import json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from mosquitto_broker import free_port
+
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from pipboard.cli import main; sys.exit(main())",
+                             "room", "--broker", broker.url, "--room", "demo", "--demo", "2", "--http-port", str(port),
+                             "--record", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        def two_boards():
+            try:
+                state = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/state" % port, timeout=2).read())
+            except OSError:
+                return False
+            return len(state["boards"]) == 2 and all(v["online"] for v in state["boards"].values())
+
+        wait_for(two_boards, 30, "the demo room's page with two boards")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()
+    assert b"room page: http://127.0.0.1:%d/" % port in out and b"stopping the room" in out

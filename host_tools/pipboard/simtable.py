@@ -20,6 +20,10 @@ from pipboard.simboard import SimBoard, VirtualPlayer
 from pipboard.websim import hub
 
 
+class _Stopped(Exception):
+    """The table was stopped in the middle of a game."""
+
+
 class _TableBoard(SimBoard):
     """A SimBoard whose every step of virtual time is taken under the table's lock and flushed as events."""
 
@@ -80,6 +84,7 @@ class SimTable:
         self.thread = None
         self.running = False
         self.finished = threading.Event()
+        self.stopping = threading.Event()
         self.error = None
         self.games = 0
         self.done_at = []  # time.time() of every DONE that committed a play (latency figures)
@@ -107,7 +112,9 @@ class SimTable:
             original(base, intended, dice)
             self.done_at.append(time.time())
             if self.pace_s:
-                time.sleep(self.pace_s * (0.5 + random.random()))
+                self.stopping.wait(self.pace_s * (0.5 + random.random()))
+            if not self.running:
+                raise _Stopped()
 
         player._finish = finish
         try:
@@ -116,6 +123,8 @@ class SimTable:
                 self.games += 1
                 if player.match_over:
                     break
+        except _Stopped:
+            pass
         except Exception as exc:  # reported by the tests; the board stays served
             self.error = exc
         finally:
@@ -127,6 +136,7 @@ class SimTable:
 
     def stop(self):
         self.running = False
+        self.stopping.set()
         self.host.stop()
         if self.thread is not None:
             self.thread.join(5)
