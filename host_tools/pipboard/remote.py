@@ -218,10 +218,13 @@ class RemoteMatch:
         from pipboard.export import board_record
         from pipcore.record import read_record
 
+        key = (snap.get("seq"), snap.get("record_lines"), snap.get("game"))
+        if key == self._record_key:
+            return self._entries  # nothing happened on the board: the record is as read last time
         data = self.link.record()
-        if not data:
-            return []
-        return read_record(board_record(data, snap)).entries
+        entries = read_record(board_record(data, snap)).entries if data else []
+        self._record_key, self._entries = key, entries
+        return entries
 
     def _check_rolls(self, record):
         """Every roll the board made must be the authority's, in order."""
@@ -274,6 +277,8 @@ class RemoteMatch:
             self._stop("this board refused %s's %r: %s" % (self.other, line, exc.message))
 
     shown = None
+    _record_key = None
+    _entries = ()
 
     def _finish(self):
         from pipdrivers.dice import FairnessError, verify

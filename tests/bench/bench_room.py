@@ -54,8 +54,8 @@ def run(n, seconds, pace_s, per_process=25):
     workers = []
     for first in range(0, n, per_process):
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_tables_worker, args=(child, list(range(500 + first, 500 + min(n, first + per_process))),
-                                                        pace_s), daemon=True)
+        seeds = list(range(500 + first, 500 + min(n, first + per_process)))
+        proc = ctx.Process(target=_tables_worker, args=(child, seeds, pace_s), daemon=True)
         proc.start()
         workers.append((proc, parent))
     targets = []
