@@ -183,3 +183,14 @@ def test_remote_dice_is_checked_by_the_board():
     assert all(b'"ok": false' in line for line in out) and app.got is None
     h.handle_line(('{"cmd":"remote_dice","dice":[6,2],"commitment":"%s","roll":4}' % ("a" * 64)).encode())
     assert app.got == ((6, 2), "a" * 64, 4)
+
+
+def test_pipboard_remote_reports_a_missing_board_and_a_bad_match_name(capsys):
+    from pipboard.cli import main
+    from pipboard.remote import RemoteError
+
+    assert main(["remote", "--sim", "127.0.0.1:1", "--broker", "mqtt://127.0.0.1:1", "--match", "m",
+                 "--side", "white"]) == 1
+    assert "cannot reach the simulator" in capsys.readouterr().err
+    with pytest.raises(RemoteError, match="match ID"):
+        RemoteMatch(None, "mqtt://127.0.0.1:1", "bad name!", "white")
