@@ -91,7 +91,7 @@ def two_boards():
         broker.close()
 
 
-def play(broker, sims, links, match, tamper=None, timeout=90):
+def play(broker, sims, links, match, tamper=None, timeout=240):
     done = threading.Event()
     log = []
     people = [threading.Thread(target=person, args=(sims[i], i, done, random.Random(i + 3), log), daemon=True)
@@ -156,7 +156,7 @@ def test_a_board_that_rolls_other_dice_stops_the_match_on_both_sides(two_boards)
 
         black.link.request = request
 
-    sides, codes, log = play(broker, sims, links, "friendly-2", tamper, timeout=40)
+    sides, codes, log = play(broker, sims, links, "friendly-2", tamper, timeout=120)
     white, black = sides
     assert codes == [1, 1]
     assert "roll 3 on the black board" in black.stopped

@@ -67,10 +67,13 @@ class BrokerLink:
         self.connects = 0
         self.on_connect_cb = on_connect
         self.on_message_cb = on_message
+        self.last_info = None  # the last publish (stop waits for it)
         client_id = "%s-%s" % (client_name, uuid.uuid4().hex[:10])
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
         self.client.max_queued_messages_set(0)  # keep everything published while the broker is away
-        self.client.max_inflight_messages_set(200)
+        # no in-flight limit: with one, paho 2.2 can leave messages published while the broker was away
+        # unsent after the reconnection (its resend loop stops at the first message it had to queue)
+        self.client.max_inflight_messages_set(0)
         self.client.reconnect_delay_set(0.2, 2)
         if will is not None:
             self.client.will_set(will[0], encode(will[1]), qos=1, retain=True)
@@ -86,7 +89,14 @@ class BrokerLink:
             return self.connected.wait(wait)
         return True
 
-    def stop(self):
+    def stop(self, flush_s=3.0):
+        """Disconnect, after what was published is with the broker (at most ``flush_s`` seconds)."""
+        last = self.last_info
+        if last is not None and self.connected.is_set():
+            try:
+                last.wait_for_publish(flush_s)  # QoS 1 in order: the last acknowledged, all are
+            except (RuntimeError, ValueError):
+                pass
         try:
             self.client.disconnect()
         finally:
@@ -122,7 +132,9 @@ class BrokerLink:
     def publish(self, topic, obj, retain=False, qos=1):
         """Publish a JSON object; queued while the broker is away (QoS 1: at least once)."""
         payload = b"" if obj is None else encode(obj)
-        return self.client.publish(topic, payload, qos=qos, retain=retain)
+        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        self.last_info = info
+        return info
 
     def wait_connected(self, timeout):
         deadline = time.monotonic() + timeout

@@ -316,7 +316,7 @@ class RemoteMatch:
                 time.sleep(poll_s)
         finally:
             self.broker.stop()
-        return 0
+        return 1  # stopped from outside before the match was over and checked
 
 
 def add_arguments(p):

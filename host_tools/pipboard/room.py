@@ -34,6 +34,7 @@ PREFIX = "pipboard/v%d/room" % ROOM_VERSION
 SNAPSHOT_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
 MAX_REPLAY = 5000  # events sent again for one resync request
 REPLAY_COALESCE_S = 1.0  # requests for events already being replayed are one request
+HEARTBEAT_S = 2.0  # a board's snapshot is published at least this often
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
 
@@ -130,6 +131,7 @@ class BoardBridge:
         self.seq = 0
         self.log = []  # every event published: (seq, payload)
         self.last_replay = None  # (first seq, time) of the last replay
+        self.state_at = 0.0  # when the snapshot was last published
         self.snapshot = None  # the board's last snapshot
         self.last_play = None
         self.online = False
@@ -160,6 +162,7 @@ class BoardBridge:
 
     def publish_state(self):
         with self.lock:
+            self.state_at = time.monotonic()
             self.publish(board_topic(self.room, self.name, "snapshot"), self.state(), True)
 
     def emit(self, name, fields):
@@ -357,6 +360,7 @@ class Room:
         self.broker = BrokerLink(broker_url, "pipboard-room", on_connect=self._on_connect,
                                  on_message=self._on_message, will=(status, {"v": ROOM_VERSION, "online": False}))
         self.bridges = {}
+        self.running = False
         for spec in boards:
             name = spec["name"]
             if name in self.bridges:
@@ -402,9 +406,21 @@ class Room:
         self.broker.start()
         for bridge in self.bridges.values():
             bridge.start()
+        self.running = True
+        threading.Thread(target=self._heartbeat, name="room-heartbeat", daemon=True).start()
         return self.broker.wait_connected(wait)
 
+    def _heartbeat(self):
+        """Each board's snapshot at least every HEARTBEAT_S: a subscriber that lost events sees it by its seq."""
+        while self.running:
+            time.sleep(HEARTBEAT_S / 4)
+            now = time.monotonic()
+            for bridge in list(self.bridges.values()):
+                if self.running and now - bridge.state_at >= HEARTBEAT_S and self.broker.connected.is_set():
+                    bridge.publish_state()
+
     def stop(self):
+        self.running = False
         for bridge in self.bridges.values():
             bridge.running = False
         for bridge in self.bridges.values():
