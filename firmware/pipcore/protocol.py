@@ -29,6 +29,11 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     (an outside player's cube decision)
     app.roll()                      an outside player asks the board to roll
                                     its own dice (not a choice of dice)
+    app.coach(player, segments, level, loss, text) -> bool
+                                    the coach's word on ``player``'s last action
+                                    (the better play's parsed segments, the
+                                    rating 0..3, the equity lost in thousandths);
+                                    True if the board lights it now
     app.record_bytes() -> bytes     the game record as stored
     app.pop_event() -> dict|None    the next event for the host
     app.error, app.faults           (optional) the fault shown on the board, and
@@ -91,6 +96,8 @@ _COMMANDS = {
     "show_play": {"play": (_STR, True)},
     "show_cube": {"action": (_STR, True)},
     "roll": {},
+    "coach": {"player": (_INT, True), "rating": (_STR, True), "loss": (_INT, False), "play": (_STR, False),
+              "text": (_STR, False)},
     "record": {"offset": (_INT, False)},
     "set_dice": {"dice": (("list",), True)},
     "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
@@ -330,6 +337,11 @@ class ProtocolHandler:
 
     def _cmd_roll(self, msg):
         self.app.roll()
+
+    def _cmd_coach(self, msg):
+        from pipcore.coaching import command
+
+        return command(self.app, msg)
 
     def _cmd_record(self, msg):
         offset = msg.get("offset", 0)
@@ -649,6 +661,13 @@ class AppBridge:
 
     def roll(self):
         self._step(("button", "ROLL"))
+
+    def coach(self, player, segments, level, loss, text):
+        from pipcore.coaching import RATINGS, panel_pips
+
+        self._step(("coach", player, segments, level, panel_pips(loss), text))
+        self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
+        return self.app.ctl.coach is not None
 
     def record_bytes(self):
         app = self.app
