@@ -40,6 +40,9 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     how many faults it survived (pipcore.guard)
     test mode only:
     app.set_dice(dice)              the next roll, e.g. (3, 1)
+    app.remote_dice(dice, commitment, roll)   the next roll of a remote match,
+                                    from its dice authority (any mode; shown
+                                    in the snapshot as "remote")
     app.inject(kind, index, value)  kind "sensor": the checkers sensed at a
                                     location (index 0..27, value 0..15);
                                     kind "button": press button ``index`` (value 1)
@@ -97,6 +100,7 @@ _COMMANDS = {
               "text": (_STR, False)},
     "record": {"offset": (_INT, False)},
     "set_dice": {"dice": (("list",), True)},
+    "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
     "repl": {},
 }
@@ -362,6 +366,21 @@ class ProtocolHandler:
         self.app.set_dice((dice[0], dice[1]))
         return None
 
+    def _cmd_remote_dice(self, msg):
+        from pipcore.rules import check_dice
+
+        dice = msg["dice"]
+        if len(dice) != 2 or _type_name(dice[0]) != "int" or _type_name(dice[1]) != "int":
+            raise ProtocolError(E_BAD_ARGS, "remote_dice: dice must be two integers from 1 to 6")
+        commitment = msg["commitment"]
+        if not 16 <= len(commitment) <= 64:
+            raise ProtocolError(E_BAD_ARGS, "remote_dice: commitment must be 16 to 64 characters")
+        if msg["roll"] < 1:
+            raise ProtocolError(E_BAD_ARGS, "remote_dice: roll must be >= 1")
+        check_dice(dice)
+        self.app.remote_dice((dice[0], dice[1]), commitment, msg["roll"])
+        return None
+
     def _cmd_repl(self, msg):
         if not self.can_repl:
             raise ValueError("this port has no REPL to hand over (the simulator; CircuitPython's REPL has a port "
@@ -500,6 +519,7 @@ class AppBridge:
         self.now = 0
         self.events = []
         self.injected = None
+        self.remote = None  # {"commitment", "roll"}: the dice come from a remote match's authority
         if hasattr(app, "dice"):
             self.dice = _ForcedDice(app.dice)
             try:
@@ -599,6 +619,8 @@ class AppBridge:
         }
         if ctl.result:
             snap["result"] = list(ctl.result)
+        if self.remote is not None:
+            snap["remote"] = self.remote
         return snap
 
     def _match_id(self):
@@ -606,6 +628,7 @@ class AppBridge:
         return self.app.ctl.match_id()
 
     def new_game(self, variant, options):
+        self.remote = None
         app = self.app
         if hasattr(app, "new_game"):
             app.new_game(variant, options)
@@ -660,6 +683,13 @@ class AppBridge:
         if self.dice is None:
             raise ValueError("this board's dice cannot be set")
         self.dice.forced = [dice[0], dice[1]]
+
+    def remote_dice(self, dice, commitment, roll):
+        """The next roll of a remote match, from the match's dice authority (shown in the snapshot)."""
+        if self.dice is None:
+            raise ValueError("this board's dice cannot be set")
+        self.dice.forced = [dice[0], dice[1]]
+        self.remote = {"commitment": commitment, "roll": roll}
 
     def inject(self, kind, index, value):
         app = self.app

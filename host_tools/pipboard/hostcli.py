@@ -1,4 +1,4 @@
-"""Sub-commands that talk to a board or the simulator: deploy, monitor, export, play, sim (browser)."""
+"""Sub-commands that talk to a board or the simulator: deploy, monitor, export, play, room, remote, sim."""
 
 import sys
 
@@ -65,6 +65,31 @@ def add_commands(sub):
     p.add_argument("--side", choices=["white", "black"], default="black", help="the engine's colour (default black)")
     p.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("room", help="a tournament room: bridge boards to an MQTT broker, live page, recording")
+    from pipboard.room import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=_cmd_room)
+
+    p = sub.add_parser("remote", help="play a match against a board elsewhere, through an MQTT broker")
+    _target_args(p)
+    from pipboard.remote import add_arguments as add_remote_arguments
+
+    add_remote_arguments(p)
+    p.set_defaults(func=_cmd_remote)
+
+
+def _cmd_room(args):
+    from pipboard.room import run
+
+    return run(args)
+
+
+def _cmd_remote(args):
+    from pipboard.remote import run
+
+    return run(args)
 
 
 def _cmd_deploy(args):
