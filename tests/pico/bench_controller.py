@@ -193,6 +193,14 @@ def overhead_us(rig):
     return time.ticks_diff(time.ticks_us(), t0) / 50
 
 
+def fresh(app, ctl, snap):
+    """The controller again at the turn's start (for the repeated timings): the one it replaces
+    goes first, as the board never holds two."""
+    app.ctl = None
+    gc.collect()
+    return type(ctl).restore(snap, app.capacity)
+
+
 def run_turn(rig, pid, mover, dice, stats, over):
     app = rig.app
     pos = Position.from_id(pid)
@@ -212,16 +220,16 @@ def run_turn(rig, pid, mover, dice, stats, over):
     grown = gc.mem_alloc() - before
     if grown > stats["turn_alloc"]:
         stats["turn_alloc"] = grown
-    app.ctl = type(ctl).restore(snap, app.capacity)
+    app.ctl = fresh(app, ctl, snap)
     rig.lay_out(pos, mover)
     # roll -> movable checkers marked (repeated from the same saved state)
     total = 0
     for _ in range(REPS):
-        app.ctl = type(ctl).restore(snap, app.capacity)
+        app.ctl = fresh(app, ctl, snap)
         app.ctl.step(("board", rig.counts), rig.now)
         total += rig.press_roll(mover)
     stats["roll"].append(total / REPS / 1000 + over / 1000)
-    app.ctl = type(ctl).restore(snap, app.capacity)
+    app.ctl = fresh(app, ctl, snap)
     app.ctl.step(("board", rig.counts), rig.now)
     play(rig, pos, mover, stats, over, REPS)
 
