@@ -82,8 +82,13 @@ class File:
             fs.files[path] = bytearray()
 
     def write(self, data):
-        self.fs.files[self.path].extend(data)
+        buf = self.fs.files[self.path]
+        buf[self.pos:self.pos + len(data)] = data
+        self.pos += len(data)
         return len(data)
+
+    def seek(self, offset):
+        self.pos = offset
 
     def read(self, n=-1):
         data = bytes(self.fs.files[self.path])
@@ -114,6 +119,9 @@ class Flash:
         if path not in self.files:
             raise OSError(2, path)
         del self.files[path]
+
+    def listdir(self):
+        return list(self.files)
 
 
 class Dice:
