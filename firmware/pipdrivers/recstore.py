@@ -7,19 +7,22 @@ store: players, date, match length, games, score, bytes, exported bytes,
 open/closed). The board never holds a record in RAM: ``append`` writes one
 frame where the match's committed length says, ``read`` returns one page.
 
-Power cuts. Each append writes ``frame + b"\\x00"``: the zero after the
-last frame marks the end (the next append writes over it), so the file
-always reads ``whole frames | 0 | whatever a rewound branch left``. Who
-owns the length:
+Power cuts. Each append writes one frame at the match's length and flushes:
+at the end of the file, a plain append for littlefs (no block is copied; a
+frame written over older bytes would copy the whole 4 KB block). Who owns
+the length:
 
 * the live match: the state save (``pipcore.keeper``) holds the committed
-  length, and **the save wins**: at resume the record is rewound to it (a
-  zero written there); frames appended after the last save belong to
-  actions the resumed game will play again;
-* a match whose state save is gone (a fresh start): ``recover`` scans from
-  the last length the directory holds (updated at every game end) and
-  stops at the zero, the end of the file, or a frame whose CRC fails (a
-  torn append): the torn entry is dropped.
+  length, and **the save wins**: at resume the record is rewound to it, the
+  bytes after it (frames of actions the resumed game will play again, a
+  torn frame) overwritten with zeros, so the file always reads
+  ``whole frames | zeros``;
+* a match whose state save is gone (a fresh start): ``recover`` walks the
+  frames from the last length the directory holds (updated at every game
+  end) and stops at a zero, at the end of the file, or at a last frame
+  whose CRC fails (a torn append): the torn entry is dropped. Only the last
+  frame needs its CRC checked: every frame before it was written whole
+  before the next one began.
 
 Space. ``free()`` asks the filesystem; ``make_room()`` deletes the oldest
 closed matches already exported whole until ``LOW_SPACE`` bytes are free,
@@ -42,7 +45,6 @@ LOW_SPACE = const(128 * 1024)  # below this the board warns (and deletes exporte
 RESERVE = const(32 * 1024)  # appends stop here: the state save always finds room
 _SCAN = const(256)  # bytes read at a time by recover()
 _ENOSPC = const(28)
-_END = b"\x00"
 
 
 def _name(mid, ext):
@@ -157,37 +159,43 @@ class MatchStore:
         self._free = None
 
     def recover(self, mid, start=0):
-        """Bytes of whole frames from ``start`` on (after a lost save): stops at the end mark, the end
-        of the file or a torn frame (dropped)."""
+        """Bytes of whole frames from ``start`` on (after a lost save): stops at a zero, the end of the
+        file or a torn last frame (dropped)."""
         try:
             f = self.fs.open(_name(mid, ".rec"), "rb")
         except OSError:
             return start
-        from pipcore.recwriter import crc16
-
         try:
-            if start:
-                f.seek(start)
+            f.seek(start)
             good = start
+            last = -1  # offset of the last frame that fits by its length
             buf = b""
             base = start  # file offset of buf[0]
             while True:
                 i = good - base
                 if i < len(buf):
                     n = buf[i]
-                    if n == 0 or n == 0xFF:
-                        return good
+                    if n == 0 or n == 0xFF:  # zeros after a rewind, or erased flash
+                        break
                     if i + n + 3 <= len(buf):
-                        crc = crc16(buf[i:i + n + 1])
-                        if buf[i + n + 1] != crc >> 8 or buf[i + n + 2] != crc & 0xFF:
-                            return good  # torn (or never written): dropped
+                        last = good
                         good += n + 3
                         continue
                 more = f.read(_SCAN)
                 if not more:
-                    return good
+                    break  # the end of the file (inside a frame: it is torn)
                 buf = buf[i:] + more
                 base = good
+            if last < 0:
+                return good
+            f.seek(last)
+            whole = f.read(good - last)
+            from pipcore.recwriter import crc16
+
+            crc = crc16(whole[:-2])
+            if whole[-2] != crc >> 8 or whole[-1] != crc & 0xFF:
+                return last  # the last frame is torn (zeros or old bytes where its end should be)
+            return good
         finally:
             f.close()
 
@@ -249,8 +257,8 @@ class MatchStore:
         return f
 
     def append(self, mid, offset, data):
-        """Write ``data`` (whole frames) at ``offset`` of match ``mid``'s record, the end mark after it,
-        and flush. Raises OSError (the flash is full: RESERVE reached, or failing)."""
+        """Write ``data`` (whole frames) at ``offset`` of match ``mid``'s record and flush (at the end of the
+        file: a plain append). Raises OSError (the flash is full: RESERVE reached, or failing)."""
         if self._free is None:
             self._free = self.free()
         if self._free is not None and self._free - len(data) < RESERVE:
@@ -260,23 +268,28 @@ class MatchStore:
             if self._pos != offset:
                 f.seek(offset)
             f.write(data)
-            f.write(_END)
             f.flush()
         except OSError:
             self.close_file()  # the next append opens and seeks again
             raise
-        # the next frame goes over the end mark
         self._pos = offset + len(data)
-        f.seek(self._pos)
         if self._free is not None:
             self._free -= len(data)
 
     def rewind(self, mid, offset):
-        """The live match resumes at ``offset`` (the state save's length): what follows is dropped."""
+        """The live match resumes at ``offset`` (the state save's length): the bytes after it become zeros,
+        so only whole frames are ever read before them (at most a few frames: those since the last save)."""
         f = self._open(mid)
-        f.seek(offset)
-        f.write(_END)
-        f.flush()
+        f.seek(0, 2)
+        end = f.tell()
+        if end > offset:
+            f.seek(offset)
+            left = end - offset
+            while left > 0:
+                k = left if left < 64 else 64
+                f.write(bytes(k))
+                left -= k
+            f.flush()
         f.seek(offset)
         self._pos = offset
 

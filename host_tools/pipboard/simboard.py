@@ -110,7 +110,7 @@ class BoardError(AssertionError):
 class SimBoard:
     """The whole board in software (see module docstring)."""
 
-    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon"):
+    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon", flash=None):
         self.rng = random.Random(seed)
         self.capacity = bytes(capacity) if capacity is not None else DEFAULT_CAPACITY
         self.options = options
@@ -120,7 +120,8 @@ class SimBoard:
         self.hand = []
         self.now = 0
         self.twins = VirtualBoard(seed=self.rng.randrange(1 << 30))
-        self.twins.flash = self.flash = FastFlash()
+        # the flash: in RAM (power cuts at any byte), or a FolderFlash (pipboard sim --flash DIR)
+        self.twins.flash = self.flash = flash if flash is not None else FastFlash()
         self.pixels = StripView(self)
         self.app = None
         self.power_cuts = 0

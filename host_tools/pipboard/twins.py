@@ -329,12 +329,17 @@ class FolderFlash:
     reported by ``free()`` (a Pico's by default), and a write past it fails as on a full flash.
     """
 
+    dead = False  # (the power of a folder is never cut)
+
     def __init__(self, folder, capacity=PICO_FLASH_BYTES):
         import os
 
         self.folder = os.path.abspath(folder)
         self.capacity = capacity
         os.makedirs(self.folder, exist_ok=True)
+
+    def power_on(self):
+        pass
 
     def _path(self, path):
         import os

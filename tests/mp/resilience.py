@@ -140,8 +140,11 @@ class _File:
         self.pos += len(chunk)
         return bytes(chunk)
 
-    def seek(self, offset):
-        self.pos = offset
+    def seek(self, offset, whence=0):
+        self.pos = offset + (len(self.files[self.path]) if whence == 2 else 0)
+
+    def tell(self):
+        return self.pos
 
     def flush(self):
         pass

@@ -87,8 +87,11 @@ class File:
         self.pos += len(data)
         return len(data)
 
-    def seek(self, offset):
-        self.pos = offset
+    def seek(self, offset, whence=0):
+        self.pos = offset + (len(self.fs.files[self.path]) if whence == 2 else 0)
+
+    def tell(self):
+        return self.pos
 
     def read(self, n=-1):
         data = bytes(self.fs.files[self.path])
