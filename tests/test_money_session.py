@@ -27,12 +27,16 @@ def play_session(n_games, seed, tmp_path):
     sim = server.start(seed=seed, http_port=0, protocol_port=0)
     try:
         board = sim.sim.board
-        results = []
+        by_game = {}  # game number -> result (a cut inside the DONE after a game can show that game again)
         with sim.sim.lock:
             player = VirtualPlayer(board, random.Random(seed), cut_rate=0.01, double_rate=0.05, drop_rate=0.3)
-            for _ in range(n_games):
-                results.append(player.play_game())
+            while len(by_game) < n_games:
+                player._revive()
+                number = board.ctl.game_no
+                by_game[number] = player.play_game()
             cuts = board.power_cuts
+        results = [by_game[k] for k in sorted(by_game)]
+        assert sorted(by_game) == list(range(1, n_games + 1))
         folder = str(tmp_path / "export")
         with open(os.devnull, "w") as quiet:
             assert export.run("sim:" + sim.protocol_address, folder, out=quiet, every=True) == 0
@@ -52,18 +56,20 @@ def check_session(n_games, seed, tmp_path):
     assert cuts >= 3, "the session met too few power cuts to mean anything (%d)" % cuts
     assert not record.torn and record.options["matchLength"] == 0
     games = record.games()
-    assert len(games) == n_games
-    ends = [g[-1] for g in games]
-    assert [(e[1], e[3]) for e in ends] == [(r[0], r[1]) for r in results]  # every game, as it ended
+    # every game, as it ended (after the last DONE the next game has begun: at most its start and opening)
+    assert len(games) in (n_games, n_games + 1)
+    assert all(e[0] != "end" for e in games[n_games:][0]) if len(games) > n_games else True
+    ends = [g[-1] for g in games[:n_games]]
+    assert [(e[1], e[3]) for e in ends] == [(r[0], r[1]) for r in results]
     replay(record)  # the rules accept the whole session, entry by entry
-    want = expected_from_record(record)
+    want = expected_from_record(export.without_empty_last_game(record))
     with open(path) as f:
         text = f.read()
     assert "Game %d" % n_games in text and "Game %d" % (n_games + 1) not in text
     dump = gnubg_read([{"path": path, "commands": commands_for(record.options)}], timeout=1800)[0]
     assert "error" not in dump, dump
     got = gnubg_view(dump)
-    assert len(got) == n_games
+    assert len(got) == len(want) == n_games
     for k, (g, w) in enumerate(zip(got, want)):
         assert g["actions"] == w["actions"], "game %d differs" % (k + 1)
         assert g["winner"] == w["winner"] and g["points"] == w["points"], "game %d" % (k + 1)
@@ -72,7 +78,7 @@ def check_session(n_games, seed, tmp_path):
 
 @needs_gnubg
 def test_a_money_session_with_power_cuts_exports_whole_and_gnubg_reads_every_game(tmp_path):
-    check_session(24, 31, tmp_path)
+    check_session(20, 31, tmp_path)
 
 
 @pytest.mark.soak

@@ -279,22 +279,12 @@ class App:
             self.store.now_s = self._time_at[0] + (now - self._time_at[1]) // 1000
 
     def set_time(self, seconds, now):
-        """The host's clock (seconds since 1970, UTC): new matches get their date; the live one too if it has
-        none yet."""
-        store = self.store
-        if store is None:
-            return
-        store.now_s = seconds
-        self._time_at = (seconds, now)
-        mid = self.ctl.records.mid
-        if mid:
-            try:
-                info = store.info(mid)
-                if info is not None and info.get("date") is None:
-                    info["date"] = seconds
-                    store.set_info(mid, info)
-            except (OSError, ValueError):
-                pass
+        """The host's clock (seconds since 1970, UTC): matches get their date (``pipcore.directory``)."""
+        if self.store is not None:
+            self._time_at = (seconds, now)
+            from pipcore.directory import set_time
+
+            set_time(self, seconds)
 
     def _recover(self, exc, event, now):
         """Rebuild the controller from the last commit and retry ``event`` (None: nothing to retry)."""
@@ -331,6 +321,12 @@ class App:
         if payload:
             ctl = Controller.restore(json.loads(payload), self.capacity, self.store)
         else:
+            # nothing was ever saved, so nothing of the match record is committed: the fresh controller
+            # starts it again under the same number (no empty match left behind in the directory)
+            records = self.ctl.records
+            if records.mid and self.store is not None:
+                self.store.remove(records.mid)
+                records.mid = 0
             ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity, store=self.store)
             ctl.save_due = True
         self.ctl = ctl
@@ -387,59 +383,6 @@ class App:
         """The whole live match as a ``pipcore.record`` record (text lines where the controller keeps none).
         Host tools and tests only: the protocol pages it (``record_page``)."""
         return self.ctl.record_bytes()
-
-    # -- the match directory (pipdrivers.recstore): the protocol's record, matches, exported, delete_match --
-    def record_page(self, match, offset, n):
-        """``(total, bytes)``: at most ``n`` bytes of match ``match``'s record from ``offset`` (None or the live
-        match's id: the live match, or its text log where it keeps no record). Raises ValueError."""
-        ctl = self.ctl
-        if match is None or match == ctl.records.mid:
-            total = ctl.record_size()
-            return total, ctl.record_page(offset, n) if offset < total else b""
-        info = self._info(match)
-        total = info["bytes"]
-        if offset >= total:
-            return total, b""
-        return total, self.store.read(match, offset, min(n, total - offset))
-
-    def _info(self, match):
-        info = self.store.info(match) if self.store is not None else None
-        if info is None:
-            raise ValueError("there is no match %d on the board" % match)
-        records = self.ctl.records
-        if match == records.mid:  # the live match: the keeper knows more than the directory
-            info["bytes"] = records.length
-            info["games"] = records.games
-            info["score"] = list(records.score)
-            info["open"] = True
-        info["live"] = match == records.mid
-        return info
-
-    def matches(self, start, n):
-        """``(entries, next)``: up to ``n`` directory entries from match id ``start`` on, oldest first."""
-        if self.store is None:
-            return [], None
-        ids = [m for m in self.store.ids() if m >= start]
-        out = []
-        for mid in ids[:n]:
-            try:
-                out.append(self._info(mid))
-            except ValueError:
-                pass
-        return out, ids[n] if len(ids) > n else None
-
-    def mark_exported(self, match, length):
-        """The host wrote match ``match`` up to ``length`` bytes: it may go when the flash fills."""
-        self._info(match)
-        self.store.mark_exported(match, length)
-
-    def delete_match(self, match):
-        """The host asks to delete a match (even one not exported); never the live one."""
-        info = self._info(match)
-        if info["live"]:
-            raise ValueError("match %d is being played: start a new match first" % match)
-        self.store.remove(match)
-        self._check_space()
 
     def storage(self):
         """The snapshot's ``storage``: flash free, low space, the live match's id and record state."""

@@ -2,7 +2,7 @@
 
 ``RecordKeeper`` is the stream of the referee's ``RecordWriter``: each
 framed entry goes straight to the match's record file through the injected
-store (``pipdrivers.recstore.MatchStore`` on the board; ``RamRecords`` here
+store (``pipdrivers.recstore.MatchStore`` on the board; ``pipcore.ramrecords``
 for a controller without flash: tests, host tools). The keeper holds only
 the live match's id, the length written, the games and score (for the
 directory), and whether the record had to stop (the flash full).
@@ -22,62 +22,15 @@ in both cases the controller's text log is what the host gets.
 _E = 69  # ord("E"): a game's result entry
 
 
-class RamRecords:
-    """The store's interface in RAM (a controller without flash): records as bytearrays."""
-
-    def __init__(self):
-        self.records = {}
-        self.infos = {}
-        self.live = 0
-
-    def begin(self, variant, players, length):
-        mid = max(self.records) + 1 if self.records else 1
-        self.records[mid] = bytearray()
-        self.infos[mid] = {"id": mid, "variant": variant, "players": list(players), "length": length, "date": None,
-                           "games": 0, "score": [0, 0], "bytes": 0, "exported": 0, "open": True}
-        return mid
-
-    def append(self, mid, offset, data):
-        rec = self.records[mid]
-        if len(rec) != offset:
-            rec = self.records[mid] = rec[:offset]  # (MicroPython's bytearray has no slice deletion)
-        rec.extend(data)
-
-    def rewind(self, mid, offset):
-        rec = self.records.get(mid)
-        if rec is None:
-            raise OSError(2, "no record %d" % mid)
-        self.records[mid] = rec[:offset]
-
-    def read(self, mid, offset, n):
-        return bytes(self.records[mid][offset:offset + n])
-
-    def info(self, mid):
-        return self.infos.get(mid)
-
-    def ids(self):
-        return sorted(self.records)
-
-    def game_over(self, mid, length, games, score):
-        self.infos[mid].update({"bytes": length, "games": games, "score": list(score)})
-
-    def close(self, mid, length, games, score):
-        if mid in self.infos:
-            self.infos[mid].update({"bytes": length, "games": games, "score": list(score), "open": False})
-
-    def free(self):
-        return None
-
-    def low(self):
-        return False
-
-
 class RecordKeeper:
     """The live match's record (see the module docstring)."""
 
     def __init__(self, variant, store=None):
         self.variant = variant
-        self.store = store if store is not None else RamRecords()
+        if store is None:  # a controller without flash (tests, host tools): the records in RAM
+            from pipcore.ramrecords import RamRecords
+            store = RamRecords()
+        self.store = store
         self.mid = 0  # the live match's id; 0: no binary record (text log only)
         self.length = 0  # bytes written (committed by the next state save)
         self.base = 0  # bytes of header and first game mark: nothing to export below this

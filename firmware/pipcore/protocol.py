@@ -34,8 +34,9 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     live one; its text log where it keeps none)
     app.matches(start, n) -> (entries, next)    the directory of matches
     app.mark_exported(match, length), app.delete_match(match), app.set_time(seconds)
-                                    (optional: a board without a match directory
-                                    refuses them)
+    app.storage() -> dict           (optional: a board without a match directory
+                                    refuses them; AppBridge serves them through
+                                    pipcore.directory, loaded on demand)
     app.pop_event() -> dict|None    the next event for the host
     app.error, app.faults           (optional) the fault shown on the board, and
                                     how many faults it survived (pipcore.guard)
@@ -677,9 +678,9 @@ class AppBridge:
 
     def record_page(self, match, offset, n):
         app = self.app
-        fn = getattr(app, "record_page", None)
-        if fn is not None:
-            return fn(match, offset, n)
+        if getattr(app, "store", None) is not None:  # the board's App: pipcore.directory, loaded on demand
+            from pipcore.directory import record_page
+            return record_page(app, match, offset, n)
         if match is not None:
             raise ValueError("this board keeps no directory of matches")
         ctl = app.ctl
@@ -687,26 +688,28 @@ class AppBridge:
         data = fn() if fn is not None else (("\n".join(ctl.record) + "\n").encode() if ctl.record else b"")
         return len(data), data[offset:offset + n]
 
-    def _store_call(self, name, *args):
-        fn = getattr(self.app, name, None)
-        if fn is None:
+    def _directory(self):
+        if getattr(self.app, "store", None) is None:
             raise ValueError("this board keeps no directory of matches")
-        return fn(*args)
+        from pipcore import directory
+        return directory
 
     def matches(self, start, n):
-        if getattr(self.app, "matches", None) is None:
+        if getattr(self.app, "store", None) is None:
             return [], None
-        return self.app.matches(start, n)
+        return self._directory().matches(self.app, start, n)
 
     def mark_exported(self, match, length):
-        self._store_call("mark_exported", match, length)
+        self._directory().mark_exported(self.app, match, length)
 
     def delete_match(self, match):
-        self._store_call("delete_match", match)
+        self._directory().delete_match(self.app, match)
         self._changes()
 
     def set_time(self, seconds):
-        self._store_call("set_time", seconds, self.now)
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        self.app.set_time(seconds, self.now)
 
     def storage(self):
         fn = getattr(self.app, "storage", None)

@@ -110,22 +110,41 @@ def board_record(data, snapshot=None):
     return text_log_to_record(text, snapshot.get("options") or {}, snapshot.get("variant", "backgammon"))
 
 
+def without_empty_last_game(record):
+    """``record`` without a last game that has begun but holds nothing yet (no play, cube action or result:
+    after DONE the board starts the next game at once); gnubg cannot read a game without a move."""
+    last = None
+    for i in range(len(record.entries)):
+        if record.entries[i][0] == "game":
+            last = i
+    if last is not None and all(e[0] in ("game", "opening") for e in record.entries[last:]):
+        del record.entries[last:]
+        del record.offsets[last:]
+    return record
+
+
+def _read(data, snapshot):
+    from pipcore.record import read_record
+
+    return without_empty_last_game(read_record(board_record(data, snapshot)))
+
+
 def record_to_mat(data, snapshot=None):
     """.mat text for the bytes a board returned for ``record``."""
-    from pipboard.matfile import export_record
+    from pipboard.matfile import export_mat
 
     try:
-        return export_record(board_record(data, snapshot))
+        return export_mat(_read(data, snapshot))
     except ValueError as exc:  # MatExportError, RecordError
         raise ExportError("the record cannot be written as .mat: %s" % exc)
 
 
 def record_to_sgf(data, snapshot=None):
     """gnubg SGF text for the bytes a board returned for ``record``."""
-    from pipboard.sgffile import export_record_sgf
+    from pipboard.sgffile import export_sgf
 
     try:
-        return export_record_sgf(board_record(data, snapshot))
+        return export_sgf(_read(data, snapshot))
     except ValueError as exc:
         raise ExportError("the record cannot be written as SGF: %s" % exc)
 
@@ -152,7 +171,7 @@ def match_text(data, info, sgf=False):
     if not data:
         raise ExportError("match %s has no record yet" % (info or {}).get("id"))
     try:
-        record = read_record(board_record(data))
+        record = without_empty_last_game(read_record(board_record(data)))
         if sgf:
             date = _date_lines(info)
             return export_sgf(record, date[0].split('"')[1].replace(".", "-") if date else None)
