@@ -233,3 +233,15 @@ def test_deploy_hands_over_before_mpremote(monkeypatch):
         assert "did not come back" in str(exc)
     else:
         raise AssertionError("a board that never came back was not reported")
+
+
+def test_each_firmware_gets_only_its_own_files():
+    mp = deploy.source_files()
+    cp = deploy.source_files(target="circuitpython")
+    assert "main.py" in mp and "pipdrivers/board_pins.py" in mp
+    assert not [f for f in mp if f in ("code.py", "boot.py") or f.startswith("pipdrivers/cp_")], mp
+    assert "code.py" in cp and "boot.py" in cp and "pipdrivers/cp_board_pins.py" in cp
+    assert "main.py" not in cp and "pipdrivers/board_pins.py" not in cp and "pipbench.py" not in cp
+    shared = set(mp) & set(cp)
+    assert "pipcore/app.py" in shared and "pipdrivers/usb_serial.py" in shared  # code.py's HostLink
+    assert "/code.py" not in deploy.build() and "/boot.py" not in deploy.build()

@@ -34,12 +34,14 @@ from pipcore import guard
 from pipcore.board import NLOC
 from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller, ControllerError
 from pipcore.jsonbuf import JsonBuffer
+from pipcore.playcodes import play_store
 from pipcore.render import Renderer
 
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
 SAVE_BUFFER = 8192  # bytes kept for the state save's JSON (grown when a save outgrows it)
+PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
 
 _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
@@ -79,10 +81,16 @@ class App:
         self._replay = []  # dice rolled by a failed event: the next rolls take them first
         self._unsaved = None  # payload of a commit the flash refused: the rebuild starts from it
         self._poll_failures = 0
+        self._save_retry_at = 0  # when a refused save is tried again from the quiet loop
+        self._save_backoff = 0
         self._json = JsonBuffer(SAVE_BUFFER)  # before anything fragments the heap
         self.store = getattr(hw, "match_store", None)  # the match records (pipdrivers.recstore), if any
         self.low_space = False  # the flash is nearly full (docs/controller.md: the turn light pulses amber)
         self._time_at = None  # (host's seconds since 1970, app ms) of the last set_time
+        try:
+            self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
+        except MemoryError:  # a heap already cut up (never at power-up): each roll allocates its own
+            self._plays = None
         self.ctl = self._power_up(options, variant)
         self._scan_at = None
         self._button_at = None
@@ -168,10 +176,20 @@ class App:
             self.step(("tick",), now)
         self.draw(now)
         if not busy:
+            if self.ctl.save_due and now - self._save_retry_at >= 0:
+                self._retry_save(now)  # a commit the flash or the heap refused: do not wait for the next one
             try:
                 self.ctl.idle()  # nothing happened: prepare the next lift's targets
             except Exception as exc:  # half-built tables: rebuild the controller
                 self._recover(exc, None, now)
+
+    def _retry_save(self, now):
+        self._save()
+        if self.ctl.save_due:  # refused again: try less and less often, up to every 2 s
+            self._save_backoff = min(2 * self._save_backoff, 2000) if self._save_backoff else 20
+            self._save_retry_at = now + self._save_backoff
+        else:
+            self._save_backoff = 0
 
     def _poll_fault(self, exc):
         """A fault outside the controller: relieve, redraw everything, rescan; twice running is shown."""
@@ -237,6 +255,7 @@ class App:
     def _apply(self, event, now):
         ctl = self.ctl
         games = ctl.records.games
+        ctl.play_store = self._plays  # whichever controller is current (a rebuild makes a new one)
         ctl.step(event, now)
         if ctl.save_due:
             self._save()
@@ -402,7 +421,7 @@ class App:
             payload = self._json.encode(ctl.snapshot())
         except MemoryError as exc:
             # no room to write the save now (the buffer could not grow): the game goes on in RAM with
-            # the fault shown, and the next commit tries again; a power cut loses what was not saved
+            # the fault shown, and the quiet loop tries again (``_retry_save``), as does the next commit
             self.save_errors += 1
             ctl.save_due = True
             self.fault(guard.SAVE, exc)

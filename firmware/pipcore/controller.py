@@ -51,7 +51,7 @@ from pipcore.variants import decode_position, play_result
 SNAPSHOT_VERSION = 3  # 3: the record in its own file (pipcore.keeper); a version 2 save is migrated
 
 KEEP_RESULTS = 16  # finished games the board remembers (scores are kept whole)
-LOG_LINES = 48  # lines of the game's text log kept where the binary record keeps the whole match
+LOG_LINES = 24  # lines of the game's text log kept (the snapshot shows them; the binary record keeps the whole match)
 
 # the referee's phase -> the board's (outside setup and picking)
 _BOARD_PHASE = (OPENING, TURN_START, CUBE_OFFERED, MOVING, GAME_OVER, MATCH_OVER, SETUP)
@@ -64,6 +64,8 @@ class ControllerError(ValueError):
 
 class Controller:
     """See the module docstring."""
+
+    play_store = None  # set by the app: the array its rolls' plays are written into (playcodes.play_store)
 
     def __init__(self, options=None, variant="backgammon", capacity=None, _fresh=True, store=None):
         self.variant = variant
@@ -317,7 +319,11 @@ class Controller:
         """
         if self.phase != MOVING or self.transit_since >= 0:
             return False
-        return self._roll_tracker().idle(bytes(self.sensed) if self.have_sensed else None)
+        try:
+            return self._roll_tracker().idle(bytes(self.sensed) if self.have_sensed else None)
+        except MemoryError:  # work ahead is optional: with the heap this full, a lift computes its own
+            self.drop_caches()
+            return False
 
     def board_matches(self, pos, mover=None):
         if not self.have_sensed:
@@ -427,7 +433,7 @@ class Controller:
     def _start_moving(self):
         ref = self.ref
         self._leave()
-        self._track(ref.legal_turn(), self.forced)
+        self._track(ref.legal_turn(self.play_store), self.forced)
         self.display = ("dice", ref.turn, ref.dice[0], ref.dice[1])
         self.message = "player %d: move" % ref.turn
         self._evaluate()
@@ -442,7 +448,7 @@ class Controller:
         """The tracker of the roll being played, made again if it went (a fault while it was built):
         it is derived state, and the sensed counts tell it where the hands are."""
         if self.tracker is None and not self.setting_up and self.ref.phase == PLAY:
-            self._track(self.ref.legal_turn(), self.forced)
+            self._track(self.ref.legal_turn(self.play_store), self.forced)
         return self.tracker
 
     def _done(self):

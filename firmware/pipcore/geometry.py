@@ -18,8 +18,9 @@ White moves 24 -> 1 and bears off from 1..6 into the white tray (bottom
 right).  Black's own point ``p`` is board point ``25 - p`` in backgammon and
 ``p - 12 if p > 12 else p + 12`` in long nardy (both sides move the same
 way round there).  ``pipcore.position.Position`` keeps each side in its own
-numbering (slot 25 = bar, 0 = off): use ``board_point(player, own, nardy)``
-and ``own_point(player, board, nardy)`` to convert.
+numbering (slot 25 = bar, 0 = off): ``board_point(player, own, nardy)``
+converts, and is its own inverse. Drawing coordinates and pixel names are
+``pipboard.drawing``'s (host side: the board never needs them).
 
 Locations and slots
 -------------------
@@ -193,25 +194,11 @@ def board_point(player, own, nardy=False):
     return 25 - own
 
 
-def own_point(player, point, nardy=False):
-    """A player's own number (1..24) of board point ``point``."""
-    # The conversions are their own inverses.
-    return board_point(player, point, nardy)
-
-
 def point_loc(point):
     """Location of board point 1..24."""
     if not 1 <= point <= 24:
         raise GeometryError("board point must be 1..24, not %r" % (point,))
     return point - 1
-
-
-def bar_loc(player):
-    return LOC_BAR_BLACK if player else LOC_BAR_WHITE
-
-
-def off_loc(player):
-    return LOC_OFF_BLACK if player else LOC_OFF_WHITE
 
 
 def loc_name(loc):
@@ -260,16 +247,6 @@ _RUN = (
 IRREGULAR = const(0x80)  # flag in location_counts(): a closed switch beyond a gap
 
 
-def slot_mask(bits, loc):
-    """The 6 switch states of ``loc`` (bit n = slot n) from a scan buffer."""
-    b = loc * 6
-    i = b >> 3
-    word = bits[i]
-    if i + 1 < SCAN_BYTES:
-        word |= bits[i + 1] << 8
-    return (word >> (b & 7)) & 63
-
-
 def location_counts(bits, out):
     """Fill ``out[loc]`` (28 bytes) with the checkers counted at each location.
 
@@ -307,46 +284,6 @@ def set_count(bits, loc, count):
             bits[b >> 3] &= ~(1 << (b & 7)) & 0xFF
 
 
-NOBODY = const(255)
-
-
-def position_counts(me, opp, mover, out, owner=None, nardy=False):
-    """Where a position's checkers stand on the board, per location.
-
-    ``me``/``opp`` are the 26-slot arrays of ``pipcore.position.Position``
-    (own numbering, 25 = bar, 0 = off) of the player on roll (``mover``, 0 =
-    white, 1 = black) and of the other player.  Fills ``out[loc]`` (28
-    bytes) with true checker counts (compare with ``location_counts()`` after
-    capping at ``SLOTS``) and, if given, ``owner[loc]`` with the colour there
-    (``NOBODY`` if empty).  Allocates nothing.
-    """
-    for loc in range(LOCATIONS):
-        out[loc] = 0
-        if owner is not None:
-            owner[loc] = NOBODY
-    _place(me, mover, out, owner, nardy)
-    _place(opp, 1 - mover, out, owner, nardy)
-
-
-def _place(side, player, out, owner, nardy):
-    for own in range(1, 25):
-        n = side[own]
-        if n:
-            loc = board_point(player, own, nardy) - 1
-            out[loc] += n
-            if owner is not None:
-                owner[loc] = player
-    bar = bar_loc(player)
-    off = off_loc(player)
-    out[bar] = side[25]
-    out[off] = side[0]
-    if owner is not None:
-        if side[25]:
-            owner[bar] = player
-        if side[0]:
-            owner[off] = player
-
-
 # -- LEDs ---------------------------------------------------------------------
 def led_index(loc, slot):
     """Chain index of the pixel under ``slot`` of location ``loc``."""
@@ -354,117 +291,3 @@ def led_index(loc, slot):
         raise GeometryError("no LED at location %r slot %r" % (loc, slot))
     k = LED_CHAIN_POS[loc]
     return LED_LOC_BASE + k * 6 + (5 - slot if k & 1 == 0 else slot)
-
-
-def led_at(index):
-    """``(loc, slot)`` of a location pixel; ``(None, panel_index)`` on the panel."""
-    if not 0 <= index < LEDS:
-        raise GeometryError("LED index must be 0..196, not %r" % (index,))
-    if index < LED_LOC_BASE:
-        return None, index
-    k, r = divmod(index - LED_LOC_BASE, 6)
-    return LED_LOC_ORDER[k], (5 - r if k & 1 == 0 else r)
-
-
-def led_name(index):
-    """Text name of any pixel (for drawings and test reports)."""
-    loc, slot = led_at(index)
-    if loc is not None:
-        return "%s slot %d" % (loc_name(loc), slot + 1)
-    if slot == LED_TURN_WHITE:
-        return "white to move"
-    if slot == LED_TURN_BLACK:
-        return "black to move"
-    if slot < LED_DIE_B:
-        return "die A pip %d" % (slot - LED_DIE_A)
-    if slot < LED_MOVES:
-        return "die B pip %d" % (slot - LED_DIE_B)
-    if slot < LED_CUBE_VALUE:
-        return "move marker %d" % (slot - LED_MOVES + 1)
-    if slot < LED_CUBE_OWNER:
-        return "cube %d" % (2 << (slot - LED_CUBE_VALUE))
-    return ("cube owner white", "cube centred", "cube owner black")[slot - LED_CUBE_OWNER]
-
-
-# -- physical positions (mm; for drawings and the simulator) --------------------
-def loc_origin(loc):
-    """``(x, y, dy)``: centre of slot 0 of ``loc`` and the step towards slot 5."""
-    top_y = BORDER + PITCH // 2
-    bottom_y = BOARD_H - BORDER - PITCH // 2
-    right_x = BORDER + HALF_W + BAR_W  # left edge of the right half
-    if loc < 24:
-        p = loc + 1
-        if p <= 6:
-            return right_x + (6 - p) * PITCH + PITCH // 2, bottom_y, -PITCH
-        if p <= 12:
-            return BORDER + (12 - p) * PITCH + PITCH // 2, bottom_y, -PITCH
-        if p <= 18:
-            return BORDER + (p - 13) * PITCH + PITCH // 2, top_y, PITCH
-        return right_x + (p - 19) * PITCH + PITCH // 2, top_y, PITCH
-    bar_x = BORDER + HALF_W + BAR_W // 2
-    col_x = BOARD_W - BORDER - COLUMN_W + TRAY_DX
-    if loc == LOC_BAR_WHITE:
-        return bar_x, top_y, PITCH
-    if loc == LOC_BAR_BLACK:
-        return bar_x, bottom_y, -PITCH
-    if loc == LOC_OFF_WHITE:
-        return col_x, bottom_y, -PITCH
-    if loc == LOC_OFF_BLACK:
-        return col_x, top_y, PITCH
-    raise GeometryError("location must be 0..27, not %r" % (loc,))
-
-
-def slot_xy(loc, slot):
-    """Centre (mm) of a slot: where its checker, reed switch and pixel sit."""
-    x, y, dy = loc_origin(loc)
-    return x, y + slot * dy
-
-
-# Centre of the tray strips and of the panel, from the column's left edge.
-TRAY_DX = const(22)
-PANEL_DX = const(70)
-# Pip offsets (mm) inside a 28 mm die face.
-_PIP_DX = (-9, 9, -9, 0, 9, -9, 9)
-_PIP_DY = (-9, -9, 0, 0, 0, 9, 9)
-
-
-def panel_xy(index):
-    """Centre (mm) of panel pixel ``index`` (0..PANEL_LEDS-1)."""
-    if not 0 <= index < PANEL_LEDS:
-        raise GeometryError("panel pixel must be 0..28, not %r" % (index,))
-    cx = BOARD_W - BORDER - COLUMN_W + PANEL_DX
-    cy = BOARD_H // 2
-    if index == LED_TURN_WHITE:
-        return cx, cy + 150
-    if index == LED_TURN_BLACK:
-        return cx, cy - 150
-    if index < LED_MOVES:  # die A above die B
-        die, pip = divmod(index - LED_DIE_A, 7)
-        return cx + _PIP_DX[pip], cy - 105 + 40 * die + _PIP_DY[pip]
-    if index < LED_CUBE_VALUE:  # four move markers in a row
-        return cx - 21 + 14 * (index - LED_MOVES), cy - 35
-    if index < LED_CUBE_OWNER:  # 2 4 8 over 16 32 64
-        k = index - LED_CUBE_VALUE
-        return cx - 14 + 14 * (k % 3), cy - 8 + 14 * (k // 3)
-    # owner: white (lowest, towards white), centred, black (highest)
-    return cx, cy + 52 - 14 * (index - LED_CUBE_OWNER)
-
-
-def led_xy(index):
-    """Centre (mm) of any pixel."""
-    loc, slot = led_at(index)
-    if loc is None:
-        return panel_xy(slot)
-    return slot_xy(loc, slot)
-
-
-def button_xy(button):
-    """Where a button sits (mm): each player's four on the rail in front of them,
-    between point numbers; undo and menu in the middle of the bar."""
-    if not 0 <= button < BUTTONS:
-        raise GeometryError("button must be 0..9, not %r" % (button,))
-    if button < 4:  # white: bottom rail, right half
-        return BORDER + HALF_W + BAR_W + PITCH * (button + 1), BOARD_H - 4
-    if button < 8:  # black: top rail, left half (black's right hand)
-        return BORDER + PITCH * (button - 3), 4
-    return BORDER + HALF_W + BAR_W // 2, (BOARD_H // 2 - 10) + 20 * (button - 8)

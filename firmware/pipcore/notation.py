@@ -15,70 +15,16 @@ class NotationError(ValueError):
     """Text that is not gnubg move notation."""
 
 
-def _point(text, whole):
-    t = text.strip().lower()
-    if t in ("bar", "b", "25"):
-        return BAR
-    if t in ("off", "o", "0"):
-        return 0
-    try:
-        p = int(t)
-    except ValueError:
-        raise NotationError("%r is not a point in %r (use 1-24, bar or off)" % (text, whole))
-    if not 1 <= p <= 24:
-        raise NotationError("point %d is out of range in %r" % (p, whole))
-    return p
-
-
 def parse_play(text):
     """Parse a whole play; returns a list of ``(from, to, hit)`` segments.
 
-    An empty string or ``-`` (no move possible) gives an empty list.
+    An empty string or ``-`` (no move possible) gives an empty list. (The
+    parser lives in ``pipcore.playcheck``, loaded on demand: the board's
+    hands never type.)
     """
-    if not isinstance(text, str):
-        raise NotationError("a play is text such as '13/9 6/5*'")
-    segments = []
-    words = text.replace(",", " ").split()
-    if words == ["-"] or words == ["pass"]:
-        return segments
-    for word in words:
-        count = 1
-        if word.endswith(")"):
-            open_at = word.find("(")
-            if open_at < 0:
-                raise NotationError("unbalanced parenthesis in %r" % word)
-            try:
-                count = int(word[open_at + 1:-1])
-            except ValueError:
-                raise NotationError("bad repeat count in %r" % word)
-            if not 1 <= count <= 4:
-                raise NotationError("repeat count must be 1 to 4 in %r" % word)
-            word = word[:open_at]
-        parts = word.split("/")
-        if len(parts) < 2:
-            raise NotationError("%r is not a move: write from/to, e.g. 13/9" % word)
-        chain = []
-        prev = None
-        for part in parts:
-            hit = None
-            if part.endswith("*"):
-                hit = True
-                part = part[:-1]
-            p = _point(part, word)
-            if prev is not None:
-                if p == BAR:
-                    raise NotationError("a checker cannot move to the bar in %r" % word)
-                if prev == 0:
-                    raise NotationError("a borne-off checker cannot move on in %r" % word)
-                if p != 0 and p >= prev:
-                    raise NotationError("%r moves backwards: checkers move toward your 1-point" % word)
-                chain.append((prev, p, hit))
-            elif hit:
-                raise NotationError("a hit mark belongs on the landing point in %r" % word)
-            prev = p
-        for _ in range(count):
-            segments.extend(chain)
-    return segments
+    from pipcore.playcheck import parse_play as parse
+
+    return parse(text)
 
 
 def _label(p):

@@ -17,18 +17,47 @@ def compact(plays):
     return plays if isinstance(plays, array) else array("I", plays)
 
 
-class CodeStore:
-    """The plays of a double as they are found: an ``array('I')`` grown in place (never a list's
-    doubling block of pointers: 8.9 KB instead of 32 KB on a 64-bit host for the 2,226 plays of
-    IAKI6H+klFJKKQ 1-1), and where the longest plays start (shorter ones found before a longer
-    play are dropped by moving ``start``, not by deleting: arrays cannot)."""
+_EMPTY = array("I")
 
-    def __init__(self):
-        self.codes = array("I")
+
+def play_store(n):
+    """An empty ``array('I')`` with room for ``n`` play codes, allocated in one piece.
+
+    MicroPython's ``array.append`` grows an array 8 items at a time: the 2,226
+    plays of IAKI6H+klFJKKQ 1-1 took 278 reallocations, each needing a longer
+    contiguous block than the last; on a crowded, fragmented heap that is what
+    failed first ("allocating 3104 bytes" with 60 KB free in small holes).
+    The board's app allocates one store at power-up and its controller's
+    turns use it again roll after roll (``rules.Turn(..., store)``).
+    """
+    codes = array("I", range(n))
+    codes[0:] = _EMPTY  # length 0; a slice assignment that shrinks an array keeps its allocation
+    return codes
+
+
+class CodeStore:
+    """The plays of a double as they are found: an ``array('I')`` appended to in place (4 bytes a
+    play, never a list's block of pointers: 8.9 KB instead of 32 KB on a 64-bit host for the
+    2,226 plays of IAKI6H+klFJKKQ 1-1), and where the longest plays start (shorter ones found
+    before a longer play are dropped by moving ``start``, not by deleting: arrays cannot).
+
+    With a ``store`` (``play_store``) the plays are written into it and it becomes the turn's
+    plays: whatever turn had it before must be finished with (the controller's previous roll)."""
+
+    def __init__(self, store=None):
+        if store is not None:
+            store[0:] = _EMPTY  # empty again; its room stays
+            self.codes = store
+        else:
+            self.codes = array("I")
         self.start = 0
 
     def plays(self):
-        return self.codes[self.start:] if self.start else self.codes
+        """The longest plays: the array itself, the shorter plays found first cut off in place."""
+        codes = self.codes
+        if self.start:
+            codes[0:self.start] = _EMPTY
+        return codes
 
 
 def pack(sources, high_first):

@@ -400,7 +400,8 @@ class ProtocolHandler:
 
     def _cmd_repl(self, msg):
         if not self.can_repl:
-            raise ValueError("this board has no REPL to hand over (the simulator)")
+            raise ValueError("this port has no REPL to hand over (the simulator; CircuitPython's REPL has a port "
+                             "of its own)")
         self.repl_requested = True
         return {"repl": "the game stops and the board restarts without it: the REPL is free in about 2 s"}
 

@@ -19,12 +19,13 @@ from pipcore.options import make_options
 VARIANTS = ("backgammon", "nardy")
 
 
-def make_turn(position, dice, variant="backgammon", options=None, first_turn=False):
+def make_turn(position, dice, variant="backgammon", options=None, first_turn=False, store=None):
     """The legal plays of ``dice`` in ``position`` for ``variant``.
 
     ``options`` uses RULES.md's option names (missing ones take their
     defaults; bad ones raise ``ConfigError``). ``first_turn`` is True on the
-    mover's first turn of the game (long nardy's head-rule exceptions).
+    mover's first turn of the game (long nardy's head-rule exceptions); ``store``
+    is where standard backgammon writes a double's plays (``rules.Turn``).
     """
     opts = make_options(options, variant)
     if variant == "nardy":
@@ -40,7 +41,7 @@ def make_turn(position, dice, variant="backgammon", options=None, first_turn=Fal
                                   jail=opts["jailBearOff"])
     from pipcore.rules import Turn
 
-    return Turn(position, dice)
+    return Turn(position, dice, store)
 
 
 def geometry(variant):

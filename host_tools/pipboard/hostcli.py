@@ -29,10 +29,19 @@ def add_commands(sub):
                          help="keep the simulated board's flash in this folder: the game and its match records "
                          "survive a restart of the simulator (default: in memory)")
 
-    p = sub.add_parser("deploy", help="compile firmware/ and copy what changed to the Pico (mpremote)")
+    p = sub.add_parser("deploy", help="compile firmware/ and copy what changed to the Pico (mpremote), "
+                       "or onto a CircuitPython board's CIRCUITPY drive (--circuitpython)")
     p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
     p.add_argument("--test", action="store_true", help="start the board in test mode (host may set dice, sensors)")
     p.add_argument("--force", action="store_true", help="copy every file, not only the changed ones")
+    cp = p.add_argument_group("CircuitPython 9/10 (README: 'CircuitPython')")
+    cp.add_argument("--circuitpython", action="store_true",
+                    help="copy the CircuitPython build onto the CIRCUITPY drive and install its libraries with circup")
+    cp.add_argument("--drive", metavar="PATH", help="the CIRCUITPY drive (default: the mounted volume named CIRCUITPY)")
+    cp.add_argument("--mpy-cross", metavar="PATH",
+                    help="Adafruit's mpy-cross for the board's CircuitPython version: modules go as .mpy "
+                         "(default: .py sources)")
+    cp.add_argument("--no-libs", action="store_true", help="do not run circup (the libraries are copied by hand)")
     p.set_defaults(func=_cmd_deploy)
 
     p = sub.add_parser("repl", help="stop the game on the Pico so that mpremote can use the REPL")
@@ -66,6 +75,17 @@ def add_commands(sub):
 
 
 def _cmd_deploy(args):
+    if args.circuitpython:
+        if args.port:
+            sys.stderr.write("pipboard deploy: --port is for MicroPython; a CircuitPython board is a drive "
+                             "(--drive PATH)\n")
+            return 2
+        from pipboard.cpdeploy import run as run_circuitpython
+
+        return run_circuitpython(args)
+    if args.drive or args.mpy_cross or args.no_libs:
+        sys.stderr.write("pipboard deploy: --drive, --mpy-cross and --no-libs go with --circuitpython\n")
+        return 2
     from pipboard.deploy import run
 
     return run(args)

@@ -5,7 +5,8 @@ port on the loopback interface. Both carry the same newline-delimited JSON
 frames, so every tool takes a *target*:
 
     /dev/ttyACM0, COM5        a serial port
-    auto                      the first Raspberry Pi Pico found by USB ID
+    auto                      the first Raspberry Pi Pico found by USB ID: MicroPython's
+                              port, or CircuitPython's data channel (its second port)
     sim, sim:PORT, HOST:PORT  the simulator over TCP (default 127.0.0.1:8766)
 
 ``Link.request(cmd, **args)`` sends a command and returns its reply; events
@@ -21,6 +22,7 @@ import time
 
 PICO_VID = 0x2E8A
 PICO_PID_MICROPYTHON = 0x0005
+ADAFRUIT_VID = 0x239A  # CircuitPython boards (the Pico's CircuitPython build: 239A:80F4)
 DEFAULT_SIM_PORT = 8766
 MAX_LINE = 1 << 20  # longest board frame the host accepts
 BAUD = 115200  # ignored by USB CDC, needed by pyserial
@@ -49,15 +51,72 @@ def find_pico_ports():
     return sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID and p.pid == PICO_PID_MICROPYTHON)
 
 
+def _interface_number(port):
+    """The USB interface number of a serial port (``location`` ends in ``:1.N`` on Linux/macOS), or None."""
+    location = getattr(port, "location", None) or ""
+    tail = location.rpartition(":")[2]
+    try:
+        return int(tail.rpartition(".")[2]) if "." in tail else None
+    except ValueError:
+        return None
+
+
+def circuitpython_ports(ports=None):
+    """``[(data_port or None, console_port)]`` for each CircuitPython board (USB vendor 239A) attached.
+
+    With boot.py's ``usb_cdc.enable(data=True)`` a board shows two serial
+    ports: the console (REPL) first, then the data channel; CircuitPython
+    names the second interface "CircuitPython CDC2". A board with one port
+    only has no data channel yet (boot.py not run since it was copied).
+    """
+    if ports is None:
+        try:
+            from serial.tools import list_ports
+        except ImportError:  # pragma: no cover - pyserial is a dependency
+            return []
+        ports = list_ports.comports()
+    boards = {}
+    for p in ports:
+        if p.vid != ADAFRUIT_VID:
+            continue
+        location = getattr(p, "location", None) or ""
+        key = (p.serial_number or "", location.rpartition(":")[0] or p.device)
+        boards.setdefault(key, []).append(p)
+    found = []
+    for key in sorted(boards):
+        group = boards[key]
+        named = [p for p in group if "CDC2" in (getattr(p, "interface", None) or "")]
+        group.sort(key=lambda p: (_interface_number(p) is None, _interface_number(p) or 0, p.device))
+        if named:
+            data = named[0]
+        elif len(group) >= 2:
+            data = group[1]
+        else:
+            data = None
+        console = next((p for p in group if p is not data), group[0])
+        found.append((data.device if data else None, console.device))
+    return found
+
+
+def find_board_ports():
+    """Serial ports that carry the protocol: MicroPython Picos, then CircuitPython data channels."""
+    return find_pico_ports() + [data for data, _ in circuitpython_ports() if data]
+
+
 def parse_target(target):
     """``("tcp", host, port)`` or ``("serial", device)`` for a target text."""
     if target is None or target == "auto":
-        ports = find_pico_ports()
+        ports = find_board_ports()
         if not ports:
+            consoles = [console for data, console in circuitpython_ports() if not data]
+            if consoles:
+                raise LinkError(
+                    "a CircuitPython board is on %s but shows no data channel: boot.py enables it at power-up, "
+                    "so unplug the board and plug it in again (without holding menu)" % consoles[0])
             raise LinkError(
-                "no Raspberry Pi Pico with MicroPython found on USB (looked for %04X:%04X); "
-                "plug the board in, or name the port with --port, or use --sim" % (PICO_VID, PICO_PID_MICROPYTHON)
-            )
+                "no Raspberry Pi Pico with MicroPython (%04X:%04X) or CircuitPython's data channel (%04X:*) found "
+                "on USB; plug the board in, or name the port with --port, or use --sim"
+                % (PICO_VID, PICO_PID_MICROPYTHON, ADAFRUIT_VID))
         return ("serial", ports[0])
     if target == "sim":
         return ("tcp", "127.0.0.1", DEFAULT_SIM_PORT)

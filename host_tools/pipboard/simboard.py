@@ -110,8 +110,9 @@ class BoardError(AssertionError):
 class SimBoard:
     """The whole board in software (see module docstring)."""
 
-    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon", flash=None):
+    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon", build=None, flash=None):
         self.rng = random.Random(seed)
+        self.build = build  # build(board) -> pipdrivers.board.Board on board.twins; None: as on MicroPython
         self.capacity = bytes(capacity) if capacity is not None else DEFAULT_CAPACITY
         self.options = options
         self.variant = variant
@@ -133,7 +134,10 @@ class SimBoard:
         tw = self.twins
         self.flash.power_on()
         tw.pad.state = 0
-        self.hw = Board(tw.switches.readinto, tw.strip.write, tw.pad.read, tw.flash, tw.entropy)
+        if self.build is not None:  # another composition root on the same twins (CircuitPython's)
+            self.hw = self.build(self)
+        else:
+            self.hw = Board(tw.switches.readinto, tw.strip.write, tw.pad.read, tw.flash, tw.entropy)
         self.saved_at_boot = self.storage_text
         self.app = App(self.hw, options=self.options, variant=self.variant, capacity=self.capacity)
         self.resumed_state = json.dumps(self.app.ctl.snapshot()) if self.app.resumed else None

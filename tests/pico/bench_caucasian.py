@@ -44,14 +44,18 @@ CASES = [
 ]
 
 
-def load(path):
-    out = []
-    with open(path) as f:
+def cases_in(source):
+    """The cases of ``source``: the embedded list, or a corpus file read a line at a time (a
+    whole corpus held in RAM would fragment the heap as no board's is, and slow the generator)."""
+    if not isinstance(source, str):
+        for case in source:
+            yield case
+        return
+    with open(source) as f:
         for line in f:
             p = line.split()
             if len(p) >= 6:
-                out.append((p[0], (int(p[1]), int(p[2])), p[3] == "1", p[4], p[5] == "1", len(p) > 6))
-    return out
+                yield p[0], (int(p[1]), int(p[2])), p[3] == "1", p[4], p[5] == "1", len(p) > 6
 
 
 def one_call_us(turn, pos):
@@ -74,13 +78,15 @@ def first_us(args):
     return since_us(t0)
 
 
-def main(cases):
+def main(source):
     played = []
     worst = heap = first = later = 0
-    for case in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
+    for case in cases_in(source):  # warm-up: the WebAssembly engine optimises hot code after a while
         Turn(decode_position_id(case[0]), *case[1:5])
-    for i in range(len(cases)):
-        pid, dice, c, sc, j = cases[i][:5]
+    i = -1
+    for case in cases_in(source):
+        i += 1
+        pid, dice, c, sc, j = case[:5]
         pos = decode_position_id(pid)
         args = (pos, dice, c, sc, j)
         us = best_us(lambda a: Turn(*a), args)
@@ -96,7 +102,7 @@ def main(cases):
             if nxt:
                 apply_move(p1, nxt[-1][0], nxt[-1][1])
                 lat = max(lat, one_call_us(turn, p1))
-        if len(cases[i]) > 5 and cases[i][5]:
+        if len(case) > 5 and case[5]:
             played.append(us)
         worst, heap, first, later = max(worst, us), max(heap, h), max(first, f), max(later, lat)
         print("case %d %s %d-%d %d%s%d plays=%d us=%d heap=%d steps_first_us=%d steps_us=%d"
@@ -111,4 +117,4 @@ def main(cases):
     finish()
 
 
-main(load(sys.argv[1]) if len(sys.argv) > 1 else CASES)
+main(sys.argv[1] if len(sys.argv) > 1 else CASES)

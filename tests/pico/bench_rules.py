@@ -4,7 +4,8 @@
 
 CORPUS: lines ``ID d1 d2`` (tests/bench/bench_rules.py writes its full corpus).
 A case's time is the best of three batches of generations; ``heap`` what one
-generation allocates, the Turn and its plays included. On a host MicroPython
+generation allocates, the Turn included; its plays go into a store allocated
+once (``playcodes.play_store``), as the board's app does. On a host MicroPython
 ``pipbench`` turns the figures into Pico estimates. Budgets on the Pico:
 worst 150 ms, median 10 ms, 24 KB per generation.
 """
@@ -12,8 +13,11 @@ worst 150 ms, median 10 ms, 24 KB per generation.
 import sys
 
 from pipbench import best_us, check_bytes, check_ms, finish, heap_of
+from pipcore.playcodes import play_store
 from pipcore.position import Position
 from pipcore.rules import Turn
+
+STORE = play_store(2304)  # as pipcore.app keeps one: a double's plays are written here
 
 # Position ID, dice: seeded self-play, bar entries, bear-offs, closed boards,
 # primes, forced dice, and the slowest spread-out positions we could build
@@ -57,27 +61,32 @@ CASES = (
 )
 
 
-def load(path):
-    out = []
-    with open(path) as f:
+def cases_in(source):
+    """The cases of ``source``: the embedded list, or a corpus file read a line at a time (a
+    whole corpus held in RAM would fragment the heap as no board's is, and slow the generator)."""
+    if not isinstance(source, str):
+        for case in source:
+            yield case
+        return
+    with open(source) as f:
         for line in f:
             p = line.split()
             if len(p) == 3:
-                out.append((p[0], int(p[1]), int(p[2])))
-    return out
+                yield p[0], int(p[1]), int(p[2])
 
 
 def gen(args):
-    return Turn(args[0], args[1])
+    return Turn(args[0], args[1], STORE)
 
 
-def main(cases):
-    for pid, a, b in cases:  # warm-up: the WebAssembly engine optimises hot code after a while
-        Turn(Position.from_id(pid), (a, b))
+def main(source):
+    for pid, a, b in cases_in(source):  # warm-up: the WebAssembly engine optimises hot code after a while
+        Turn(Position.from_id(pid), (a, b), STORE)
     times = []
     worst_heap = 0
-    for i in range(len(cases)):
-        pid, a, b = cases[i]
+    i = -1
+    for pid, a, b in cases_in(source):
+        i += 1
         args = (Position.from_id(pid), (a, b))
         us = best_us(gen, args)
         heap = heap_of(gen, args)
@@ -92,4 +101,4 @@ def main(cases):
     finish()
 
 
-main(load(sys.argv[1]) if len(sys.argv) > 1 else CASES)
+main(sys.argv[1] if len(sys.argv) > 1 else CASES)

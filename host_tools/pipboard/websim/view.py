@@ -6,6 +6,7 @@ pixel share a slot), the control panel's pixels (dice display, cube, turn)
 and the trays.
 """
 
+from pipboard import drawing
 from pipcore import geometry as g
 
 WHITE_RGB = (235, 230, 215)
@@ -27,7 +28,7 @@ def layout(board=None):
             "loc": loc,
             "name": g.loc_name(loc),
             "kind": _loc_kind(loc),
-            "slots": [list(g.slot_xy(loc, s)) for s in range(g.SLOTS)],
+            "slots": [list(drawing.slot_xy(loc, s)) for s in range(g.SLOTS)],
         })
     npix = len(board.pixels) if board is not None else g.LEDS
     return {
@@ -39,7 +40,7 @@ def layout(board=None):
         "bar_w": g.BAR_W,
         "column_w": g.COLUMN_W,
         "locations": locs,
-        "panel": [list(g.panel_xy(i)) for i in range(g.PANEL_LEDS)],
+        "panel": [list(drawing.panel_xy(i)) for i in range(g.PANEL_LEDS)],
         "pixels": pixel_places(npix),
         "buttons": list(button_names()),
         "die_a": g.LED_DIE_A,
@@ -58,12 +59,12 @@ def pixel_places(npix):
     if npix == g.LEDS:
         places = []
         for i in range(npix):
-            loc, _slot = g.led_at(i)
-            x, y = g.led_xy(i)
+            loc, _slot = drawing.led_at(i)
+            x, y = drawing.led_xy(i)
             places.append([[x, y, 2.6 if loc is None else slot_r]])
         return places
     if npix == g.LOCATIONS:
-        return [[list(g.slot_xy(loc, s)) + [slot_r] for s in range(g.SLOTS)] for loc in range(npix)]
+        return [[list(drawing.slot_xy(loc, s)) + [slot_r] for s in range(g.SLOTS)] for loc in range(npix)]
     raise ValueError("cannot place a strip of %d pixels on the board" % npix)
 
 
