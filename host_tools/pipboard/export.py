@@ -44,6 +44,10 @@ class ExportError(Exception):
     """The record cannot be exported; the message says why."""
 
 
+class EmptyMatch(ExportError):
+    """A match with nothing played yet."""
+
+
 def is_binary_record(data):
     """True for a ``pipcore.record`` record (first frame: header with the PIPREC magic)."""
     return len(data) > 8 and data[1:8] == b"HPIPREC"
@@ -169,7 +173,7 @@ def match_text(data, info, sgf=False):
     from pipcore.record import read_record
 
     if not data:
-        raise ExportError("match %s has no record yet" % (info or {}).get("id"))
+        raise EmptyMatch("match %s has nothing played yet" % (info or {}).get("id"))
     try:
         record = without_empty_last_game(read_record(board_record(data)))
         if sgf:
@@ -257,6 +261,8 @@ def export_all(link, folder, out=sys.stdout, sgf=False):
         try:
             export_match(link, info, path, out, sgf)
             paths.append(path)
+        except EmptyMatch:
+            continue  # (the match just started: nothing to write)
         except ExportError as exc:
             failures.append(str(exc))
     for text in failures:
