@@ -132,10 +132,14 @@ class SimBoardApp:
         else:  # e.g. the bridge swapping in a new controller or wrapping the dice driver
             setattr(self.board.app, name, value)
 
+    MAX_STEP_MS = 1000  # real time the board catches up in one poll (after a long hold of the lock)
+
     def poll(self, now):
         dt = 0 if self.last is None else max(0, now - self.last)
         self.last = now
-        self.board.advance(dt)
+        # a caller that held the board for minutes (a test playing a long session) must not make the next
+        # poll replay those minutes scan by scan while the host waits for its answer
+        self.board.advance(min(dt, self.MAX_STEP_MS))
 
 
 def _handler_for(sim):
