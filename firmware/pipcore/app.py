@@ -449,7 +449,7 @@ class App:
             self.renderer.draw(ctl.marks, ctl.mark_player)
             dirty = True
         panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover, self.error_kind,
-                               self.low_space)
+                               ctl.coach_panel, self.low_space)
         if panel != self._panel:
             self._panel = panel
             self._draw_panel()
@@ -495,5 +495,7 @@ class App:
         elif kind == "result":
             points = item[2]
             disp.dice(min(points, 6), 0, item[1], False, False, -1)
+        elif ctl.coach_panel is not None and hasattr(disp, "coach"):
+            disp.coach(ctl.coach_panel[0], ctl.coach_panel[1])  # docs/controller.md: the coach's scale
         else:
             disp.blank()

@@ -23,6 +23,12 @@ Events (tuples):
     ("host_play", text)      the only play accepted this turn (gnubg notation or the
                              Position ID of the result)
     ("tournament", on)       hints off / on (validation never stops)
+    ("coach", player, segments, level, pips[, text])  the coach's word on ``player``'s last
+                             play or cube action: the better play's single moves
+                             (pipcore.notation segments, ``player``'s numbering) lit in
+                             the coach colour, ``level`` (0 none .. 3 very bad) and
+                             ``pips`` (0..6, the equity lost) for the panel; shown only
+                             between rolls, and until the next action on the board
     ("tick",)                time passes (missing-checker escalation)
 
 Outputs (read after each step): ``marks`` (location -> role, ``pipcore.names``),
@@ -93,6 +99,9 @@ class Controller:
         self.forced = None  # the one result a host play allows this turn
         self.pick = None  # (candidate nodes, index) while the player picks
         self.missing_now = False  # DONE was pressed with checkers off the board
+        self.coach = None  # (player, [(location, role), ...]): the coach's better play, between rolls
+        self.coach_panel = None  # (level, pips) for the panel's dice while the coach speaks
+        self._prompt = ""  # the message the coach's line was added to
         self._want = bytearray(NLOC)
         self.records = RecordKeeper(variant, store)  # store: the board's match records (pipdrivers.recstore)
         self.ref = None
@@ -133,6 +142,8 @@ class Controller:
         self.guide = None
         self.pick = None
         self.missing_now = False
+        self.coach = None  # the coach speaks about one action, until the next one
+        self.coach_panel = None
 
     def _enter(self):
         """Display and message of the referee's phase (after setup, a roll, a cube action, a play)."""
@@ -355,6 +366,8 @@ class Controller:
         elif kind == "tournament":
             self.tournament = bool(event[1])
             self._evaluate()
+        elif kind == "coach":
+            self._on_coach(event[1], event[2], event[3], event[4], event[5] if len(event) > 5 else "")
         else:
             raise ControllerError("unknown event %r" % (kind,))
 
@@ -539,6 +552,23 @@ class Controller:
         self._track(turn, target)
         self._evaluate()
 
+    def _on_coach(self, player, segments, level, pips, text):
+        """Light the coach's better play and its rating (``pipboard coach``), between rolls only."""
+        if player not in (0, 1) or not 0 <= level <= 3 or not 0 <= pips <= 6:
+            raise ControllerError("coach: player 0/1, level 0..3, pips 0..6")
+        phase = self.phase
+        if phase in (SETUP, MOVING, PICK):
+            return  # a roll is being played: its guidance comes first (the host still has the line)
+        from pipcore.coaching import marks_of
+
+        marks = marks_of(player, segments, self.nardy)
+        if self.coach_panel is None:
+            self._prompt = self.message
+        self.coach = (player, marks)
+        self.coach_panel = (level, pips) if level or marks else None
+        self.message = ("%s | coach: %s" % (self._prompt, text)) if text else self._prompt
+        self._evaluate()
+
     # -------------------------------------------------------------- persistence
     def snapshot(self):
         """The committed state as plain data (JSON-ready)."""
@@ -636,9 +666,15 @@ class Controller:
         fill_counts(ref.position, ref.turn, want, self.capacity, self.nardy)
         if not guide_back(self.sensed, want, ref.position, ref.turn, self._mark, self.nardy):
             self.message = "the board differs from the game: follow the LEDs to restore it"
-        elif self.phase == GAME_OVER and ref.result is not None:
+            return
+        if self.phase == GAME_OVER and ref.result is not None:
             w = ref.result.winner
             self._mark(TRAY0 + w, M_WIN, w)
+        if self.coach is not None:
+            player, marks = self.coach
+            for loc, role in marks:
+                if not self.marks[loc]:
+                    self._mark(loc, role, player)
 
     def _eval_moving(self):
         if not self.have_sensed:

@@ -34,8 +34,10 @@ M_PLAY_FROM = const(12)  # a play given by the host
 M_PLAY_TO = const(13)
 M_REQUIRED = const(14)  # DONE pressed too early: checkers that must still move
 M_WIN = const(15)  # game over: the winner's tray
+M_COACH_FROM = const(16)  # the coach's better play (pipboard coach): from...
+M_COACH_TO = const(17)  # ...and to
 ROLE_NAMES = ("none", "source", "lifted", "target", "error", "fix-from", "fix-to", "missing", "add", "remove",
-              "cand-from", "cand-to", "play-from", "play-to", "required", "win")
+              "cand-from", "cand-to", "play-from", "play-to", "required", "win", "coach-from", "coach-to")
 
 NOBODY = const(2)  # mark_player of a mark that concerns no colour
 

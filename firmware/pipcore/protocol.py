@@ -29,6 +29,11 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     (an outside player's cube decision)
     app.roll()                      an outside player asks the board to roll
                                     its own dice (not a choice of dice)
+    app.coach(player, segments, level, loss, text) -> bool
+                                    the coach's word on ``player``'s last action
+                                    (the better play's parsed segments, the
+                                    rating 0..3, the equity lost in thousandths);
+                                    True if the board lights it now
     app.record_page(match, offset, n) -> (total, bytes)
                                     a page of a match's record (match None: the
                                     live one; its text log where it keeps none)
@@ -96,6 +101,8 @@ _COMMANDS = {
     "show_play": {"play": (_STR, True)},
     "show_cube": {"action": (_STR, True)},
     "roll": {},
+    "coach": {"player": (_INT, True), "rating": (_STR, True), "loss": (_INT, False), "play": (_STR, False),
+              "text": (_STR, False)},
     "record": {"offset": (_INT, False), "match": (_INT, False)},
     "matches": {"start": (_INT, False)},
     "exported": {"match": (_INT, True), "length": (_INT, True)},
@@ -338,6 +345,11 @@ class ProtocolHandler:
 
     def _cmd_roll(self, msg):
         self.app.roll()
+
+    def _cmd_coach(self, msg):
+        from pipcore.coaching import command
+
+        return command(self.app, msg)
 
     def _cmd_record(self, msg):
         offset = msg.get("offset", 0)
@@ -676,6 +688,13 @@ class AppBridge:
 
     def roll(self):
         self._step(("button", "ROLL"))
+
+    def coach(self, player, segments, level, loss, text):
+        from pipcore.coaching import RATINGS, panel_pips
+
+        self._step(("coach", player, segments, level, panel_pips(loss), text))
+        self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
+        return self.app.ctl.coach is not None
 
     def record_page(self, match, offset, n):
         app = self.app

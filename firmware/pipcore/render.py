@@ -35,6 +35,8 @@ _STYLE = (
     (0, 110, 140, STEADY, 1),  # host play to: bright cyan
     (120, 50, 0, BLINK, 0),  # required: blinking orange
     (90, 90, 90, PULSE, 1),  # win: pulsing white
+    (60, 0, 120, STEADY, 0),  # coach from: violet (the better play; the panel's coach dice too)
+    (130, 0, 255, STEADY, 1),  # coach to: bright violet
 )
 _ADD_TINT = ((110, 90, 40), (30, 60, 140))  # white's / black's checkers (add, missing)
 

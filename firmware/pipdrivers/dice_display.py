@@ -19,6 +19,16 @@ TURN_COLOUR = const(0x40FF40)
 LOW_SPACE_COLOUR = const(0xFF9000)  # amber: the flash is nearly full (export the matches)
 FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
 TUMBLE_MS = const(70)
+_VERY_BAD = const(3)  # pipcore.coaching.RATINGS
+
+
+def _coach_colour():
+    """The coach's violet as 0xRRGGBB, from the one table of mark colours (``pipcore.render``)."""
+    from pipcore.names import M_COACH_TO
+    from pipcore.render import role_colour
+
+    r, gr, b = role_colour(M_COACH_TO)
+    return (r << 16) | (gr << 8) | b
 
 
 class DisplayError(ValueError):
@@ -28,6 +38,7 @@ class DisplayError(ValueError):
 class DiceDisplay:
     def __init__(self, pixels):
         self.px = pixels
+        self.coach_colour = _coach_colour()
 
     def _set(self, index, colour, effect=STEADY, dim=1):
         self.px.set(index, ((colour >> 16) & 255) // dim, ((colour >> 8) & 255) // dim, (colour & 255) // dim, effect)
@@ -91,6 +102,17 @@ class DiceDisplay:
                 self._face(base, 0, 0)
             else:
                 self._face(base, values[i], WHITE_DICE, BLINK if i == index else STEADY)
+        self.moves(-1)
+
+    def coach(self, level, pips):
+        """The coach's word (``pipboard coach``), in the coach's violet: die A shows the rating
+        (1 doubtful, 2 bad, 3 very bad: blinking), die B the equity lost, one pip per tenth of a point
+        (rounded up, 6 for 0.6 and more); both blank for a play gnubg finds best."""
+        if not 0 <= level <= 3 or not 0 <= pips <= 6:
+            raise DisplayError("the coach shows a rating 0..3 and 0..6 pips, not %r %r" % (level, pips))
+        colour = self.coach_colour
+        self._face(g.LED_DIE_A, level, colour, BLINK if level == _VERY_BAD else STEADY)
+        self._face(g.LED_DIE_B, pips, colour)
         self.moves(-1)
 
     def cube(self, value, owner):

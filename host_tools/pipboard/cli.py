@@ -34,6 +34,23 @@ def _cmd_import(args):
     return run_import(args)
 
 
+def _cmd_coach(args):
+    from pipboard.coach import run
+    from pipboard.hostcli import target_of
+
+    return run(target_of(args), plies=args.plies, errors_only=args.errors_only, summary=not args.no_summary)
+
+
+def _plies(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value not in (0, 1, 2):
+        raise argparse.ArgumentTypeError("the coach's strength is 0, 1 or 2 plies, not %r" % text)
+    return value
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="pipboard", description="Pipboard electronic backgammon board: host tools")
     parser.add_argument("--version", action="version", version="pipboard " + __version__)
@@ -57,9 +74,18 @@ def build_parser():
     add_import_arguments(p)
     p.set_defaults(func=_cmd_import)
 
-    from pipboard.hostcli import add_commands
+    from pipboard.hostcli import _target_args, add_commands
 
     add_commands(sub)
+
+    p = sub.add_parser("coach", help="gnubg judges every play and cube decision on the board (docs/coach.md)")
+    _target_args(p)
+    p.add_argument("--plies", type=_plies, default=0, metavar="N",
+                   help="gnubg's strength: 0, 1 or 2 plies (default 0: instant; 2 is gnubg's analysis default)")
+    p.add_argument("--errors-only", action="store_true",
+                   help="speak only after an error (doubtful, bad, very bad); default: after every play")
+    p.add_argument("--no-summary", action="store_true", help="no gnubg statistics at the end of a match")
+    p.set_defaults(func=_cmd_coach)
     return parser
 
 
