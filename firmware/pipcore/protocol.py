@@ -34,7 +34,14 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     (the better play's parsed segments, the
                                     rating 0..3, the equity lost in thousandths);
                                     True if the board lights it now
-    app.record_bytes() -> bytes     the game record as stored
+    app.record_page(match, offset, n) -> (total, bytes)
+                                    a page of a match's record (match None: the
+                                    live one; its text log where it keeps none)
+    app.matches(start, n) -> (entries, next)    the directory of matches
+    app.mark_exported(match, length), app.delete_match(match), app.set_time(seconds)
+    app.storage() -> dict           (optional: a board without a match directory
+                                    refuses them; AppBridge serves them through
+                                    pipcore.directory, loaded on demand)
     app.pop_event() -> dict|None    the next event for the host
     app.error, app.faults           (optional) the fault shown on the board, and
                                     how many faults it survived (pipcore.guard)
@@ -64,6 +71,7 @@ from pipcore.compat import const
 PROTOCOL_VERSION = const(1)
 MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
 RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
+MATCHES_PAGE = const(6)  # directory entries per "matches" reply
 _MAX_ID_TEXT = const(40)
 
 # the reply when even an error reply cannot be built (no id: formatting one needs memory)
@@ -98,7 +106,11 @@ _COMMANDS = {
     "roll": {},
     "coach": {"player": (_INT, True), "rating": (_STR, True), "loss": (_INT, False), "play": (_STR, False),
               "text": (_STR, False)},
-    "record": {"offset": (_INT, False)},
+    "record": {"offset": (_INT, False), "match": (_INT, False)},
+    "matches": {"start": (_INT, False)},
+    "exported": {"match": (_INT, True), "length": (_INT, True)},
+    "delete_match": {"match": (_INT, True)},
+    "set_time": {"time": (_INT, True)},
     "set_dice": {"dice": (("list",), True)},
     "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
@@ -348,13 +360,50 @@ class ProtocolHandler:
         offset = msg.get("offset", 0)
         if offset < 0:
             raise ProtocolError(E_BAD_ARGS, "record: offset must be >= 0")
-        data = self.app.record_bytes()
-        total = len(data)
+        match = msg.get("match")
+        page = getattr(self.app, "record_page", None)
+        if page is not None:
+            total, data = page(match, offset, RECORD_CHUNK)
+        elif match is not None:
+            raise ValueError("this board keeps no directory of matches")
+        else:  # an app without pages (the whole record in RAM)
+            whole = self.app.record_bytes()
+            total = len(whole)
+            data = whole[offset:offset + RECORD_CHUNK]
         if offset > total:
             raise ProtocolError(E_BAD_ARGS, "record: offset %d is past the end (%d bytes)" % (offset, total))
-        end = min(total, offset + RECORD_CHUNK)
-        chunk = b2a_base64(data[offset:end]).decode().strip()
-        return {"offset": offset, "total": total, "next": end if end < total else None, "data": chunk}
+        end = offset + len(data)
+        chunk = b2a_base64(data).decode().strip()
+        reply = {"offset": offset, "total": total, "next": end if end < total else None, "data": chunk}
+        if match is not None:
+            reply["match"] = match
+        return reply
+
+    def _store(self, name):
+        fn = getattr(self.app, name, None)
+        if fn is None:
+            raise ValueError("this board keeps no directory of matches")
+        return fn
+
+    def _cmd_matches(self, msg):
+        start = msg.get("start", 0)
+        entries, after = self._store("matches")(start, MATCHES_PAGE)
+        storage = getattr(self.app, "storage", None)
+        return {"matches": entries, "next": after, "storage": storage() if storage is not None else None}
+
+    def _cmd_exported(self, msg):
+        if msg["length"] < 0:
+            raise ProtocolError(E_BAD_ARGS, "exported: length must be >= 0")
+        self._store("mark_exported")(msg["match"], msg["length"])
+
+    def _cmd_delete_match(self, msg):
+        self._store("delete_match")(msg["match"])
+
+    def _cmd_set_time(self, msg):
+        if msg["time"] < 0:
+            raise ProtocolError(E_BAD_ARGS, "set_time: time is seconds since 1970 (UTC), >= 0")
+        self._store("set_time")(msg["time"])
+        return {"time": msg["time"]}
 
     def _cmd_set_dice(self, msg):
         from pipcore.rules import check_dice
@@ -616,6 +665,7 @@ class AppBridge:
             "record_lines": ctl.record_count,
             "error": getattr(self.app, "error", None),
             "faults": getattr(self.app, "faults", 0),
+            "storage": self.storage(),
         }
         if ctl.result:
             snap["result"] = list(ctl.result)
@@ -670,14 +720,44 @@ class AppBridge:
         self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
         return self.app.ctl.coach is not None
 
-    def record_bytes(self):
+    def record_page(self, match, offset, n):
         app = self.app
+        if getattr(app, "store", None) is not None:  # the board's App: pipcore.directory, loaded on demand
+            from pipcore.directory import record_page
+            return record_page(app, match, offset, n)
+        if match is not None:
+            raise ValueError("this board keeps no directory of matches")
         ctl = app.ctl
-        for owner in (app, ctl):
-            fn = getattr(owner, "record_bytes", None)
-            if fn is not None:
-                return fn()
-        return ("\n".join(ctl.record) + "\n").encode() if ctl.record else b""
+        fn = getattr(ctl, "record_bytes", None)
+        data = fn() if fn is not None else (("\n".join(ctl.record) + "\n").encode() if ctl.record else b"")
+        return len(data), data[offset:offset + n]
+
+    def _directory(self):
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        from pipcore import directory
+        return directory
+
+    def matches(self, start, n):
+        if getattr(self.app, "store", None) is None:
+            return [], None
+        return self._directory().matches(self.app, start, n)
+
+    def mark_exported(self, match, length):
+        self._directory().mark_exported(self.app, match, length)
+
+    def delete_match(self, match):
+        self._directory().delete_match(self.app, match)
+        self._changes()
+
+    def set_time(self, seconds):
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        self.app.set_time(seconds, self.now)
+
+    def storage(self):
+        fn = getattr(self.app, "storage", None)
+        return fn() if fn is not None else None
 
     def set_dice(self, dice):
         if self.dice is None:

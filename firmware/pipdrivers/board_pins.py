@@ -102,7 +102,7 @@ def entropy(n):
 
 
 class FlashFS:
-    """The filesystem functions AtomicStore needs, on the Pico's littlefs."""
+    """The filesystem functions AtomicStore and MatchStore need, on the Pico's littlefs."""
 
     def open(self, path, mode):
         return open(path, mode)
@@ -112,6 +112,13 @@ class FlashFS:
 
     def remove(self, path):
         os.remove(path)
+
+    def listdir(self):
+        return os.listdir("/")
+
+    def free(self):
+        st = os.statvfs("/")
+        return st[0] * st[3]  # block size x free blocks
 
 
 def build(**config):

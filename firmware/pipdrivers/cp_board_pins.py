@@ -107,7 +107,8 @@ def led_strip():
 
 
 class FlashFS:
-    """The filesystem functions AtomicStore needs, on the CIRCUITPY drive (FAT: rename does not replace)."""
+    """The filesystem functions AtomicStore and MatchStore need, on the CIRCUITPY drive (FAT: rename does
+    not replace)."""
 
     def open(self, path, mode):
         return open(path, mode)
@@ -117,6 +118,13 @@ class FlashFS:
 
     def remove(self, path):
         os.remove(path)
+
+    def listdir(self):
+        return os.listdir("/")
+
+    def free(self):
+        st = os.statvfs("/")
+        return st[0] * st[3]  # block size x free blocks
 
 
 def build(fs=None, entropy=None, **config):

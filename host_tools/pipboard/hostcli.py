@@ -25,6 +25,9 @@ def add_commands(sub):
         sim.add_argument("--protocol-port", type=int, default=8766, help="protocol TCP port (default 8766)")
         sim.add_argument("--test", action="store_true", help="start the simulated board in test mode")
         sim.add_argument("--open", action="store_true", help="open the page in a web browser")
+        sim.add_argument("--flash", metavar="DIR", default=None,
+                         help="keep the simulated board's flash in this folder: the game and its match records "
+                         "survive a restart of the simulator (default: in memory)")
 
     p = sub.add_parser("deploy", help="compile firmware/ and copy what changed to the Pico (mpremote), "
                        "or onto a CircuitPython board's CIRCUITPY drive (--circuitpython)")
@@ -52,11 +55,17 @@ def add_commands(sub):
     p.add_argument("--once", action="store_true", help="print the current state and exit")
     p.set_defaults(func=_cmd_monitor)
 
-    p = sub.add_parser("export", help="write a game record (a file, or pulled from the board) as a .mat file")
+    p = sub.add_parser("export", help="write match records (a file, or pulled from the board) as .mat files")
     p.add_argument("record", nargs="?", help="a game record file (default: pull it from the board)")
     _target_args(p)
     p.add_argument("-o", "--output", default="-", help="the .mat file to write (default '-': standard output); "
-                   "a name ending in .sgf writes gnubg's SGF instead")
+                   "a name ending in .sgf writes gnubg's SGF instead; with --all, a folder")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--list", action="store_true", help="list the matches kept on the board")
+    which.add_argument("--match", type=int, metavar="N", help="export match N of the board's list")
+    which.add_argument("--all", action="store_true", help="export every match on the board, one file each in "
+                       "the folder -o DIR")
+    p.add_argument("--sgf", action="store_true", help="write gnubg's SGF instead of .mat (with --all, --match)")
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("play", help="play against an engine on the board or the simulator")
@@ -123,12 +132,15 @@ def _cmd_monitor(args):
 
 def _cmd_export(args):
     if args.record:
+        if args.list or args.all or args.match is not None:
+            sys.stderr.write("pipboard export: --list, --match and --all read the board, not a file\n")
+            return 2
         from pipboard.matfile import run_export
 
         return run_export(args.record, args.output)
     from pipboard.export import run
 
-    return run(target_of(args), args.output)
+    return run(target_of(args), args.output, listing=args.list, match=args.match, every=args.all, sgf=args.sgf)
 
 
 def _cmd_play(args):
@@ -148,4 +160,4 @@ def run_sim(args):
     from pipboard.websim.server import run
 
     return run(host=args.host, http_port=args.http_port, protocol_port=args.protocol_port,
-               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout)
+               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout, flash_dir=args.flash)

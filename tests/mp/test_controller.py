@@ -390,7 +390,7 @@ def test_snapshot_restores_the_turn_with_the_same_dice():
     t = started((3, 1))
     t.move(8, 5)
     snap = t.ctl.snapshot()
-    c = Controller.restore(snap)
+    c = Controller.restore(snap, store=t.ctl.records.store)  # (the store stands for the board's flash)
     assert c.phase == MOVING and c.dice == (3, 1) and c.pos == t.ctl.pos
     c.step(("board", bytes(t.counts)), 0)
     assert c.dice_left() == (1,)  # the physical progress is recognised
@@ -555,7 +555,7 @@ def resumed(t):
     import json
 
     before = bytes(t.ctl.record_bytes())
-    t.ctl = Controller.restore(json.loads(json.dumps(t.ctl.snapshot())))
+    t.ctl = Controller.restore(json.loads(json.dumps(t.ctl.snapshot())), store=t.ctl.records.store)
     assert bytes(t.ctl.record_bytes()) == before  # exactly the saved entries: none lost, none twice
     t.send()
     return t

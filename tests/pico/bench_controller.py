@@ -95,6 +95,9 @@ class Flash:
     def remove(self, path):
         os.remove(FOLDER + path)
 
+    def listdir(self):
+        return os.listdir(FOLDER)
+
     def clean(self):
         for name in os.listdir(FOLDER):
             os.remove(FOLDER + "/" + name)
@@ -115,6 +118,9 @@ class Figure:
             self.worst = value
         self.total += value
         self.n += 1
+
+    def listdir(self):
+        return list(self.files)
 
 
 class Dice:
