@@ -22,7 +22,7 @@ def mpy_tree(tmp_path_factory):
     from pipboard.deploy import build
 
     out = tmp_path_factory.mktemp("firmware_mpy")
-    build(build_dir=str(out))
+    build(build_dir=str(out), arch="x64")  # the native modules for this CPU, as deploy builds them for the Pico
     return str(out)
 
 

@@ -81,6 +81,8 @@ class App:
         self._replay = []  # dice rolled by a failed event: the next rolls take them first
         self._unsaved = None  # payload of a commit the flash refused: the rebuild starts from it
         self._poll_failures = 0
+        self._save_retry_at = 0  # when a refused save is tried again from the quiet loop
+        self._save_backoff = 0
         self._json = JsonBuffer(SAVE_BUFFER)  # before anything fragments the heap
         try:
             self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
@@ -169,10 +171,20 @@ class App:
             self.step(("tick",), now)
         self.draw(now)
         if not busy:
+            if self.ctl.save_due and now - self._save_retry_at >= 0:
+                self._retry_save(now)  # a commit the flash or the heap refused: do not wait for the next one
             try:
                 self.ctl.idle()  # nothing happened: prepare the next lift's targets
             except Exception as exc:  # half-built tables: rebuild the controller
                 self._recover(exc, None, now)
+
+    def _retry_save(self, now):
+        self._save()
+        if self.ctl.save_due:  # refused again: try less and less often, up to every 2 s
+            self._save_backoff = min(2 * self._save_backoff, 2000) if self._save_backoff else 20
+            self._save_retry_at = now + self._save_backoff
+        else:
+            self._save_backoff = 0
 
     def _poll_fault(self, exc):
         """A fault outside the controller: relieve, redraw everything, rescan; twice running is shown."""
@@ -345,7 +357,7 @@ class App:
             payload = self._json.encode(ctl.snapshot())
         except MemoryError as exc:
             # no room to write the save now (the buffer could not grow): the game goes on in RAM with
-            # the fault shown, and the next commit tries again; a power cut loses what was not saved
+            # the fault shown, and the quiet loop tries again (``_retry_save``), as does the next commit
             self.save_errors += 1
             ctl.save_due = True
             self.fault(guard.SAVE, exc)

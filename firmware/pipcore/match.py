@@ -15,7 +15,7 @@ from pipcore.cube import BEAVER, CENTRE, DROP, OFFER, RACCOON, TAKE, Cube, CubeE
 from pipcore.notation import format_play
 from pipcore.options import make_options
 from pipcore.position import CHECKERS, Position
-from pipcore.rules import BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, single_move_error, winner_of
+from pipcore.rules import BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, winner_of
 
 
 class MatchError(ValueError):
@@ -283,7 +283,9 @@ class Referee:
             return self._finish_play(turn, code, result)
         code, result = check_play(self.position, self.dice, moves)
         turn = Turn(self.position, self.dice)
-        return self._finish_play(turn, code, result, _single_steps(self.position, moves, self.dice, turn.dice_used))
+        from pipcore.playcheck import single_steps  # loaded by check_play already
+
+        return self._finish_play(turn, code, result, single_steps(self.position, moves, self.dice, turn.dice_used))
 
     def play_code(self, turn, code):
         """Play a code of ``turn`` (a ``legal_turn()``) directly."""
@@ -611,30 +613,3 @@ class Referee:
         if ref.phase == PLAY and not ref.dice or ref.phase != NO_GAME and (ref.position is None or ref.cube is None):
             raise MatchError("saved match is incomplete")
         return ref
-
-
-def _single_steps(position, moves, dice, dice_used):
-    """``moves`` as ``[(from, to)]`` if each is one die's move, playable in that order; else None.
-
-    The record keeps a play as the player made it when it was made one die
-    at a time (as the board senses it and as .mat files list it).
-    """
-    if len(moves) != dice_used:
-        return None
-    left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
-    pos = position.copy()
-    out = []
-    for seg in moves:
-        s, t = seg[0], seg[1]
-        span = s - t
-        if t == 0:
-            fits = [d for d in left if d >= span]
-            die = span if span in fits else (min(fits) if fits else 0)
-        else:
-            die = span if span in left else 0
-        if not die or single_move_error(pos, s, die) is not None:
-            return None
-        apply_move(pos, s, t)
-        left.remove(die)
-        out.append((s, t))
-    return out

@@ -299,3 +299,30 @@ def _dice_text(turn):
 
 def _pt(p):
     return "bar" if p == BAR else ("off" if p == 0 else str(p))
+
+
+def single_steps(position, moves, dice, dice_used):
+    """``moves`` as ``[(from, to)]`` if each is one die's move, playable in that order; else None.
+
+    The record keeps a play as the player made it when it was made one die
+    at a time (as the board senses it and as .mat files list it).
+    """
+    if len(moves) != dice_used:
+        return None
+    left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+    pos = position.copy()
+    out = []
+    for seg in moves:
+        s, t = seg[0], seg[1]
+        span = s - t
+        if t == 0:
+            fits = [d for d in left if d >= span]
+            die = span if span in fits else (min(fits) if fits else 0)
+        else:
+            die = span if span in left else 0
+        if not die or single_move_error(pos, s, die) is not None:
+            return None
+        apply_move(pos, s, t)
+        left.remove(die)
+        out.append((s, t))
+    return out

@@ -23,8 +23,10 @@ work; both paths give identical bytes (tests compare them).
 
 Scales are integers in 1/256.  The blits need a palette per scale, so the
 final scale of each layer is rounded *down* to one of 33 levels (0, then
-1..8 in unit steps, then geometric steps of about 20% up to 256: about 8 kB
-of palettes, built on first use or by ``warm()``).  Every output byte is
+1..8 in unit steps, then geometric steps of about 20% up to 256). The layers
+are mixed by native code where the board has it (``pipdrivers.ledmix``), else
+by ``framebuf`` palette blits (about 8 kB of palettes, built on first use or by
+``warm()``), else in plain Python: the same bytes every way.  Every output byte is
 ``v * V // 256`` with ``V`` at most the exact scale, so the running-sum
 estimate is an upper bound of the frame's real current and the limiter can
 never exceed the budget; it may use up to one step (20%) less than allowed.
@@ -39,6 +41,10 @@ try:
     import framebuf as _framebuf
 except ImportError:  # CircuitPython, CPython without the module
     _framebuf = None
+try:
+    from pipdrivers.ledmix import mix as _mix  # native code (viper), built for the board's CPU
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the paths below give the same bytes
+    _mix = None
 
 STEADY = const(0)
 BLINK = const(1)
@@ -89,6 +95,7 @@ class Pixels:
         blink_ms=600,
         pulse_ms=1200,
         use_framebuf=True,
+        use_native=True,
     ):
         if n < 1:
             raise LedError("a chain needs at least one pixel, not %r" % (n,))
@@ -124,14 +131,17 @@ class Pixels:
         self.limited = False  # the last frame was scaled down by the limiter
         self.est_units = 0  # upper bound of the channel sum of the last frame
         self._fb = None
+        self._mix = _mix if use_native else None
+        self._scales = array("i", [0] * _LAYERS)  # the three layers' scales for the native mix
         if use_framebuf and _framebuf is not None:
             gs8 = _framebuf.GS8
             self._fb = [_framebuf.FrameBuffer(layer, 3, n, gs8) for layer in self._layers]
             self._fb_out = _framebuf.FrameBuffer(self.out, 3, n, gs8)
             self._fb_effect = _framebuf.FrameBuffer(self._effect, n, 1, gs8)
-            self._pal = [bytearray(256) for _ in range(LEVELS + 1)]
-            self._fb_pal = [_framebuf.FrameBuffer(p, 256, 1, gs8) for p in self._pal]
-            self._pal_ready = bytearray(LEVELS + 1)
+            if self._mix is None:  # palettes for the blits: 8 kB the native mix does without
+                self._pal = [bytearray(256) for _ in range(LEVELS + 1)]
+                self._fb_pal = [_framebuf.FrameBuffer(p, 256, 1, gs8) for p in self._pal]
+                self._pal_ready = bytearray(LEVELS + 1)
         self._scale = FULL
         self._brightness = 1.0
         self.brightness = brightness
@@ -248,7 +258,13 @@ class Pixels:
         f[1] = level_of[f[1]]
         f[2] = level_of[f[2]]
         self.est_units = (load[0] * value[f[0]] + load[1] * value[f[1]] + load[2] * value[f[2]]) >> 8
-        if self._fb is not None:
+        if self._mix is not None:
+            scales = self._scales
+            scales[0] = value[f[0]]
+            scales[1] = value[f[1]]
+            scales[2] = value[f[2]]
+            self._mix(self.out, self._layers, scales)
+        elif self._fb is not None:
             self._compose_framebuf(f)
         else:
             self._compose_plain(f)
@@ -355,7 +371,8 @@ class Pixels:
 
 
 def warm(pixels):
-    """Build every palette now (once, about 8 kB) so that no frame pays for it later."""
-    if pixels._fb is not None:
+    """Build every palette now (once, about 8 kB) so that no frame pays for it later (the native
+    mix needs none)."""
+    if pixels._fb is not None and pixels._mix is None:
         for level in range(1, LEVELS):
             pixels._palette(level)

@@ -9,8 +9,10 @@ sequence number and a SHA-256 checksum::
 ``load()`` reads both files, drops any that is short, torn or corrupt, and
 returns the payload with the highest sequence number.  So after a cut at
 any byte of ``save()`` it returns the previous complete save or the new one.
-Before writing, ``save()`` promotes a complete ``.tmp`` left by a cut between
-write and rename, so a second cut cannot fall back behind it.
+A complete ``.tmp`` left by a cut between write and rename is promoted by
+``load()`` (or, if nothing was loaded, by ``save()`` before it writes), so a
+second cut cannot fall back behind it. Once a store has loaded or written
+``PATH`` itself it knows what is there and a save reads nothing back.
 
 The filesystem is injected: an object with ``open(path, mode)``,
 ``rename(old, new)`` and ``remove(path)`` (``pipdrivers.board_pins.FlashFS``
@@ -26,7 +28,7 @@ MAGIC = b"PBS1"
 _HEADER = const(12)
 _SUM = const(8)
 MAX_PAYLOAD = const(256 * 1024)
-_PIECE = const(512)  # bytes read at a time when an old save is checked
+_PIECE = const(128)  # bytes read at a time when an old save is checked (small: any hole of a used heap takes it)
 
 
 class StorageError(ValueError):
@@ -70,6 +72,7 @@ class AtomicStore:
         self.path = path
         self.tmp = path + ".tmp"
         self.seq = 0  # sequence number of the newest complete save seen
+        self._known = False  # PATH holds save ``seq``, complete, and no newer .tmp is left: no need to look
 
     def _read(self, path):
         try:
@@ -92,8 +95,16 @@ class AtomicStore:
         """The newest complete payload (bytes), or None if there is none."""
         main, tmp = self._versions()
         best = main
+        self._known = False
         if tmp is not None and (best is None or tmp[0] > best[0]):
             best = tmp
+            try:
+                self._replace()  # a cut fell between write and rename: finish it now
+                self._known = True
+            except OSError:
+                pass
+        elif best is not None:
+            self._known = True
         if best is None:
             return None
         self.seq = best[0]
@@ -111,14 +122,18 @@ class AtomicStore:
         n = len(payload)
         if n > MAX_PAYLOAD:
             raise StorageError("a save is at most %d bytes, not %d" % (MAX_PAYLOAD, n))
-        newest = self._seq_of(self.path) or 0
-        tmp = self._seq_of(self.tmp)
-        if tmp is not None and tmp > newest:
-            self._replace()  # a cut fell between write and rename: finish it first
-            newest = tmp
+        if self._known:  # this store wrote or loaded PATH itself: nothing on the flash to check
+            newest = self.seq
         else:
-            self._remove(self.tmp)
+            newest = self._seq_of(self.path) or 0
+            tmp = self._seq_of(self.tmp)
+            if tmp is not None and tmp > newest:
+                self._replace()  # a cut fell between write and rename: finish it first
+                newest = tmp
+            else:
+                self._remove(self.tmp)
         seq = max(newest, self.seq) + 1
+        self._known = False  # until the new save is in place
         head = _head(seq, n)
         h = hashlib.sha256(head)
         h.update(payload)
@@ -132,6 +147,7 @@ class AtomicStore:
             f.close()
         self._replace()
         self.seq = seq
+        self._known = True
         return seq
 
     def _seq_of(self, path):

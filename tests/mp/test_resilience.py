@@ -102,3 +102,27 @@ def test_injected_faults_are_counted_and_removed():
     from pipcore.controller import Controller
 
     assert Controller.step.__name__ == "step"  # the real method is back
+
+
+def test_a_refused_save_is_tried_again_from_the_quiet_loop():
+    """The last commit's save fails once (no room for its JSON): the board does not wait for another
+    commit to write it, so a power cut right after loses nothing."""
+    bench = Bench()
+    for action in SCRIPT[:-1]:
+        bench.step(action)
+    encode = bench.app._json.encode
+    refused = [0]
+
+    def once(snapshot):
+        if not refused[0]:
+            refused[0] = 1
+            raise MemoryError("no room for the save")
+        return encode(snapshot)
+
+    bench.app._json.encode = once
+    bench.press(SCRIPT[-1][1])  # black's DONE: a commit whose save is refused
+    assert refused[0] == 1
+    bench.advance(100)  # quiet passes of the loop
+    snap = json.loads(bench.app.hw.state_store.load())
+    assert snap["ref"] == bench.app.ctl.snapshot()["ref"]
+    assert bench.app.ctl.save_due is False and bench.app.error is None

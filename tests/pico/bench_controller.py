@@ -27,6 +27,7 @@ runs to the end in the Pico's heap (tests/bench/bench_controller.py bisects it).
 """
 
 import gc
+import os
 import time
 
 from pipbench import check_ms, finish, verdict
@@ -47,6 +48,7 @@ gc.collect()
 HEAP0 = gc.mem_alloc()  # the code of the whole app is loaded: what follows is its data
 
 REPS = 20
+FOLDER = "pipbench.tmp"  # the saves, removed at the end
 
 # (position ID, mover, dice): hard turns (many plays of small doubles, bar, bear-off, hits)
 TURNS = (
@@ -73,47 +75,30 @@ class Chain:
             buf[g.SCAN_BYTES] = 0xFF
 
 
-class File:
-    def __init__(self, fs, path, write):
-        self.fs = fs
-        self.path = path
-        self.pos = 0
-        if write:
-            fs.files[path] = bytearray()
-
-    def write(self, data):
-        self.fs.files[self.path].extend(data)
-        return len(data)
-
-    def read(self, n=-1):
-        data = bytes(self.fs.files[self.path])
-        out = data[self.pos:] if n is None or n < 0 else data[self.pos:self.pos + n]
-        self.pos += len(out)
-        return out
-
-    def flush(self):
-        pass
-
-    def close(self):
-        pass
-
-
 class Flash:
+    """The board's files as real files in ``FOLDER`` (the Pico's own flash under ``mpremote run``):
+    saves live outside the heap, as on the board; an in-memory stand-in would charge the heap
+    with the saves themselves."""
+
     def __init__(self):
-        self.files = {}
+        try:
+            os.mkdir(FOLDER)
+        except OSError:
+            pass  # there already
 
     def open(self, path, mode="rb"):
-        if "w" not in mode and path not in self.files:
-            raise OSError(2, path)
-        return File(self, path, "w" in mode)
+        return open(FOLDER + path, mode)
 
     def rename(self, old, new):
-        self.files[new] = self.files.pop(old)
+        os.rename(FOLDER + old, FOLDER + new)
 
     def remove(self, path):
-        if path not in self.files:
-            raise OSError(2, path)
-        del self.files[path]
+        os.remove(FOLDER + path)
+
+    def clean(self):
+        for name in os.listdir(FOLDER):
+            os.remove(FOLDER + "/" + name)
+        os.rmdir(FOLDER)
 
 
 class Figure:
@@ -144,7 +129,8 @@ class Rig:
     def __init__(self):
         self.chain = Chain()
         self.buttons = 0
-        self.hw = Board(self.chain.readinto, lambda buf: None, lambda: self.buttons, Flash(),
+        self.flash = Flash()
+        self.hw = Board(self.chain.readinto, lambda buf: None, lambda: self.buttons, self.flash,
                         lambda n: bytes(range(n)))
         self.app = App(self.hw)
         self.dice = Dice()
@@ -335,6 +321,7 @@ def main():
     check_ms("DONE -> play committed and saved, worst", stats["done"].worst * 1000, "json", 200)
     app = rig.app
     verdict(app.faults == 0, "no fault recovered on the way: %d (last: %s)" % (app.faults, app.last_fault))
+    rig.flash.clean()
     finish()
 
 
