@@ -149,10 +149,6 @@ class App:
             self._scan_at = now
             scanner = hw.scanner
             scanner.scan(now)
-            if first and self._board is None:  # power-up: switches at rest settle at once (an empty board
-                # seen first would wipe what setup knows lies on the board)
-                for _ in range(scanner.samples - 1):
-                    scanner.scan(now)
             if scanner.pending() or first:
                 while scanner.pop() >= 0:
                     pass

@@ -551,7 +551,6 @@ class Controller:
             "ref": self.ref.snapshot(),
             "forced": self.forced.position_id() if self.forced is not None else None,
             "tournament": self.tournament,
-            "layout": self.layout.snapshot() if self.setting_up else None,  # what setup knows lies on the board
         }
         self.records.save(snap)
         return snap
@@ -574,7 +573,6 @@ class Controller:
                 raise
             raise ControllerError("saved state is unusable: %r" % (exc,))
         if c.setting_up:
-            c.layout.restore(snap.get("layout"))
             c.display = ("setup",)
         else:
             try:

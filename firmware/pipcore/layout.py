@@ -34,29 +34,6 @@ class Layout:
             self.colour[i] = UNKNOWN
             self.count[i] = 0
 
-    def snapshot(self):
-        """The beliefs as plain data: saved while setting up, so a power cut forgets no colour."""
-        return {"colour": "".join([str(c) for c in self.colour[:24]]), "count": list(self.count)}
-
-    def restore(self, data):
-        """Beliefs from ``snapshot()`` data; data of another shape (an older save) leaves nothing known."""
-        self.forget()
-        try:
-            colour = data["colour"]
-            count = data["count"]
-            if len(colour) != 24 or len(count) != NLOC:
-                return
-            for i in range(NLOC):
-                n = count[i]
-                if not isinstance(n, int) or n < 0 or n > 255 or i < 24 and colour[i] not in ("0", "1", "2"):
-                    self.forget()
-                    return
-                self.count[i] = n
-                if i < 24:
-                    self.colour[i] = ord(colour[i]) - 48
-        except (KeyError, TypeError, IndexError):
-            self.forget()
-
     def seed(self, pos, mover):
         """What is known to lie on the board: ``pos`` seen from ``mover``."""
         fill_counts(pos, mover, self.count, None, self.nardy)

@@ -106,8 +106,9 @@ def test_setup_asks_to_remove_extra_checkers():
     assert t.ctl.phase == SETUP and t.marked(9) == [10]  # M_REMOVE
 
 
-def match_ended_with_black_on_whites_24_point():
-    """A 1-point match won by white, DONE pressed: black's two back checkers still lie on white's 24-point."""
+def test_a_new_match_clears_the_colours_the_last_match_left():
+    # a 1-point match ends with black's two back checkers still on white's 24-point: the counts of the
+    # start position alone must not set up the new match; the wrong colour is cleared first
     from pipcore.matchid import MatchState
     t = Table({"matchLength": 1})
     pos = Position.from_dicts({1: 1, "off": 14}, {24: 2, 19: 13})
@@ -119,12 +120,6 @@ def match_ended_with_black_on_whites_24_point():
     assert t.ctl.phase == MATCH_OVER
     t.press("DONE")  # a new match
     assert t.ctl.phase == SETUP
-    return t
-
-
-def test_a_new_match_clears_the_colours_the_last_match_left():
-    # the counts of the start position alone must not set up the new match: the wrong colour is cleared first
-    t = match_ended_with_black_on_whites_24_point()
     back = slot_loc(0, 24)
     t.setup()  # the counts of the start position, black still on white's 24-point
     assert t.ctl.phase == SETUP
@@ -135,28 +130,6 @@ def test_a_new_match_clears_the_colours_the_last_match_left():
     t.counts[back] = 2  # white's back checkers
     t.send()
     assert t.ctl.phase == OPENING
-
-
-def test_setup_beliefs_survive_a_power_cut():
-    # the power fails after DONE, before the new match is set up: the resumed board still knows the colours
-    t = match_ended_with_black_on_whites_24_point()
-    t.ctl = Controller.restore(t.ctl.snapshot())
-    back = slot_loc(0, 24)
-    t.setup()
-    assert t.ctl.phase == SETUP
-    assert t.marked(M_REMOVE) == [back] and t.ctl.mark_player[back] == 1
-
-
-def test_damaged_setup_beliefs_in_a_save_leave_nothing_known():
-    t = match_ended_with_black_on_whites_24_point()
-    for bad in (None, 7, {}, {"colour": "0" * 24}, {"colour": "0" * 23, "count": [0] * NLOC},
-                {"colour": "9" * 24, "count": [0] * NLOC}, {"colour": "0" * 24, "count": [300] * NLOC},
-                {"colour": "0" * 24, "count": ["x"] * NLOC}):
-        snap = t.ctl.snapshot()
-        snap["layout"] = bad
-        ctl = Controller.restore(snap)
-        assert ctl.phase == SETUP
-        assert ctl.layout.snapshot() == {"colour": "2" * 24, "count": [0] * NLOC}
 
 
 def test_new_in_the_middle_of_a_roll_clears_the_colours_on_the_board():
