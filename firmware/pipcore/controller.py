@@ -110,12 +110,18 @@ class Controller:
 
     # ------------------------------------------------------------------ the match
     def _new_match(self):
+        ref = self.ref
+        if ref is None:
+            self.layout.forget()  # a fresh start: nothing is known about the board
+        elif not self.setting_up:
+            # the last match's checkers still lie on the board: setup must clear every point holding the
+            # colour the start position does not want there (during setup, the beliefs gathered still hold)
+            self.layout.seed(self.tracker.cur.pos if self.tracker is not None else ref.position, ref.turn)
         players = ("white", "black")
         writer = self.records.writer(players, self.options.get("matchLength", 0))
         self.ref = Referee(self.options, players, writer, self.variant, [], KEEP_RESULTS, self._log_lines())
         self.ref.new_game()
         self.records.started()
-        self.layout.forget()
         self._start_setup()
 
     def _next_game(self):
