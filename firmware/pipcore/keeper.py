@@ -55,29 +55,6 @@ class RecordKeeper:
         from pipcore.recwriter import RecordWriter
         return RecordWriter(self, self.variant)
 
-    def _migrate(self, snap):
-        """A save of snapshot version 2 (the record in it, base64): the record moves to its own file."""
-        mrec = snap.get("mrec")
-        if not mrec:
-            return None
-        try:
-            from binascii import a2b_base64
-        except ImportError:
-            from ubinascii import a2b_base64
-        data = a2b_base64(mrec.encode())
-        try:
-            mid = self.store.begin(self.variant, ("white", "black"), snap["options"].get("matchLength", 0))
-            self.store.append(mid, 0, data)
-        except OSError as exc:
-            self._fail(exc)
-            return None
-        self.mid = mid
-        self.store.live = mid
-        self.length = len(data)
-        self.base = min(snap.get("rec_base", 0), self.length)
-        from pipcore.recwriter import RecordWriter
-        return RecordWriter(self, self.variant)
-
     def _fail(self, exc):
         self.stopped = True
         self.failed = "the match record stopped (%s)" % (exc,)

@@ -41,6 +41,7 @@ from pipcore import geometry as g
 from pipcore.compat import const
 
 from pipdrivers.board import Board
+from pipdrivers.flashfs import FlashFS
 from pipdrivers.cp_keys import KeypadButtons, KeypadChain
 from pipdrivers.cp_pixels import StripWriter
 
@@ -104,27 +105,6 @@ def led_strip():
     """The NeoPixel chain on GP22 (brightness and auto_write: see the module docstring)."""
     return neopixel.NeoPixel(pin(g.PIN_LED_DATA), g.LEDS, brightness=1.0, auto_write=False,
                              pixel_order=neopixel.GRB)
-
-
-class FlashFS:
-    """The filesystem functions AtomicStore and MatchStore need, on the CIRCUITPY drive (FAT: rename does
-    not replace)."""
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def remove(self, path):
-        os.remove(path)
-
-    def listdir(self):
-        return os.listdir("/")
-
-    def free(self):
-        st = os.statvfs("/")
-        return st[0] * st[3]  # block size x free blocks
 
 
 def build(fs=None, entropy=None, **config):

@@ -31,7 +31,7 @@ never one not exported (the host deletes those on request:
 the state save always has room.
 
 The filesystem is injected (``open``, ``rename``, ``remove``, ``listdir``,
-``free``): ``pipdrivers.board_pins.FlashFS`` on the Pico,
+``free``): ``pipdrivers.flashfs.FlashFS`` on the Pico,
 ``pipboard.twins.MemFlash`` / ``FolderFlash`` on the host.
 """
 

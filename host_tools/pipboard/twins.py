@@ -325,7 +325,7 @@ class FolderFlash:
     """The board's filesystem as the files of a folder (``pipboard sim --flash DIR``): the simulated
     board's saves and match records outlive the simulator, as the Pico's do a power cycle.
 
-    The same API as ``MemFlash`` and ``pipdrivers.board_pins.FlashFS``; ``capacity`` is the flash size
+    The same API as ``MemFlash`` and ``pipdrivers.flashfs.FlashFS``; ``capacity`` is the flash size
     reported by ``free()`` (a Pico's by default), and a write past it fails as on a full flash.
     """
 
