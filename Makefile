@@ -6,7 +6,7 @@ PY      := $(VENV)/bin/python
 PIP     := $(VENV)/bin/pip
 PYTEST  := $(VENV)/bin/pytest
 PIPBOARD := $(VENV)/bin/pipboard
-APT_PACKAGES := gnubg chromium nodejs npm
+APT_PACKAGES := gnubg chromium nodejs npm mosquitto
 PYTHON  ?= python3
 
 .PHONY: all setup test soak bench sim deploy lint clean
@@ -14,10 +14,11 @@ PYTHON  ?= python3
 all: test
 
 # -- set-up ------------------------------------------------------------
-$(VENV)/.stamp-apt:
+$(VENV)/.stamp-apt: Makefile
 	@missing=""; \
 	[ -x /usr/games/gnubg ] || missing="$$missing gnubg"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	[ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
@@ -58,9 +59,9 @@ sim: setup
 deploy: setup
 	$(PIPBOARD) deploy
 
+# ruff over the code and pyright over the firmware (MicroPython and CircuitPython stubs); part of make test too
 lint: setup
-	$(PIP) install -q ruff
-	$(VENV)/bin/ruff check firmware host_tools tests
+	$(PYTEST) -q -p no:cacheprovider tests/test_lint.py
 
 clean:
 	rm -rf $(VENV) node_modules build .pytest_cache

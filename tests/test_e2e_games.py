@@ -13,6 +13,7 @@ import random
 import pytest
 
 from pipboard.simboard import SimBoard, VirtualPlayer
+from pipcore.names import SETUP
 
 
 def run_games(n_games, seed, options=None, capacity=None):
@@ -93,3 +94,27 @@ def test_games_with_options(options):
     for _ in range(4):
         player.play_game()
     assert player.stats["games"] == 4 and player.stats["refused"] == 0
+
+
+@pytest.mark.parametrize("length", [3, 7])
+def test_a_new_match_is_set_up_whatever_colours_the_last_match_left(length):
+    # seed 42: the match ends in its second game (a gammon on a 16-cube) with black's checkers on its
+    # 1-point, white's 24-point in the start position; the guidance must clear them, not count them
+    from pipcore.board import fill_counts, owner_at
+    from pipcore.position import Position
+
+    board = SimBoard(seed=42, options={"matchLength": length})
+    player = VirtualPlayer(board, random.Random(42 * 7919 + 1))
+    player.play_game()
+    player.play_game()
+    assert player.match_over and board.app is not None
+    assert board.ctl.phase == SETUP and set(board.stacks[23]) == {1}  # the new match's setup, black still there
+    board.follow_guidance()
+    board.tidy_tall_stacks()
+    start = Position.start()
+    want = bytearray(28)
+    fill_counts(start, 0, want)
+    for loc in range(24):
+        assert board.stacks[loc] == [owner_at(start, 0, loc)] * want[loc], (loc, board.stacks)
+    player.play_game()  # the new match's first game is played to its end
+    assert player.stats["games"] == 3 and player.stats["refused"] == 0

@@ -28,8 +28,11 @@ def mpy_tree(tmp_path_factory):
 
 def test_one_fault_anywhere_in_a_game_under_a_small_heap(mpy_tree):
     """MemoryError, RuntimeError and a real MemoryError (heap locked) at ~80 points of the scripted game."""
+    # 512k: with the match record in its own file (issue 12) the scripted game under the fault wrappers
+    # no longer fits 384k-480k: the heap is fragmented (80 KB free, no 1.3 KB block) after ~10 KB more code
+    # and a 14 KB qstr pool (64-bit) that the extra names push into being; see tests/bench/README.md
     proc = run_unix_micropython(os.path.join(MP_DIR, "resilience_run.py"), "memory,runtime,heap", "60",
-                                heap="384k", firmware=mpy_tree)
+                                heap="512k", firmware=mpy_tree)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output[-3000:]
     assert " 0 failures" in output and "runs over" in output, output[-3000:]
@@ -61,9 +64,9 @@ def test_the_runner_reports_a_failure():
 
 def test_whole_games_through_the_protocol_never_end_the_game(mpy_tree, tmp_path):
     """Twenty whole money games through the protocol in a fixed heap: every game is finished, no
-    request gets an internal error and no fault is met. (Measured: 384k is the smallest heap with no
-    fault; at 320k five of 820 plays meet a fault, all recovered: the match record growing in RAM,
-    which issue 12 moves to its own file. 448k leaves a margin for the test.)"""
+    request gets an internal error and no fault is met. (Measured with the record in its own file:
+    352k is the smallest heap with no fault; at 320k the heap fragments and the game livelocks. Before
+    it, with the record in RAM: 0 faults at 352k, 1 at 384k, 40 at 320k. 448k leaves a margin.)"""
     code = "import whole_games as w; print('games', w.play(20, 11, folder=%r))" % str(tmp_path)
     proc = run_unix_micropython("-c", code, heap="448k", firmware=mpy_tree)
     output = proc.stdout + proc.stderr

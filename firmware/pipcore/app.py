@@ -41,7 +41,7 @@ from pipcore.render import Renderer
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
-SAVE_BUFFER = 8192  # bytes kept for the state save's JSON (grown when a save outgrows it)
+SAVE_BUFFER = 3072  # bytes kept for the state save's JSON (grown when a save outgrows it; the record is not in it)
 PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
 
 _SHORT = 1  # pipdrivers.buttons.SHORT
@@ -85,6 +85,9 @@ class App:
         self._save_retry_at = 0  # when a refused save is tried again from the quiet loop
         self._save_backoff = 0
         self._json = JsonBuffer(SAVE_BUFFER)  # before anything fragments the heap
+        self.store = getattr(hw, "match_store", None)  # the match records (pipdrivers.recstore), if any
+        self.low_space = False  # the flash is nearly full (docs/controller.md: the turn light pulses amber)
+        self._time_at = None  # (host's seconds since 1970, app ms) of the last set_time
         try:
             self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
         except MemoryError:  # a heap already cut up (never at power-up): each roll allocates its own
@@ -109,7 +112,7 @@ class App:
                 guard.relieve(None)
         self.fault(guard.kind_of(failure), failure)
         self.saving = False  # never overwrite the save this start could not read; a new match saves again
-        return Controller(options, variant, self.capacity)
+        return Controller(options, variant, self.capacity)  # (its record in RAM: the flash is left alone)
 
     def _resume(self, options, variant):
         payload = None
@@ -119,14 +122,16 @@ class App:
             self.load_error = "reading the saved game failed: %s" % exc
         if payload:
             try:
-                ctl = Controller.restore(json.loads(payload), self.capacity)
+                ctl = Controller.restore(json.loads(payload), self.capacity, self.store)
                 self.resumed = True
+                self._check_space()
                 return ctl
             except (ValueError, ControllerError) as exc:
                 # a damaged save must not brick the board: start afresh, and say why
                 self.load_error = "the saved game was unusable: %s" % exc
-        ctl = Controller(options, variant, self.capacity)
+        ctl = Controller(options, variant, self.capacity, store=self.store)
         ctl.save_due = True
+        self._check_space()
         return ctl
 
     # -- the loop ------------------------------------------------------------
@@ -231,8 +236,12 @@ class App:
         """
         if event[0] == "board":
             self._board = event[1]
-        elif event == ("button", "NEW"):
+        else:  # (not for every scan: a match starts on a button or a host's event)
+            self._tick_clock(now)
+        if event == ("button", "NEW"):
             self.saving = True  # a new match: saving resumes after a start that kept an unreadable save
+            if self.store is not None:
+                self.ctl.records.store = self.store
         self._rolled = []
         try:
             self._apply(event, now)
@@ -247,6 +256,7 @@ class App:
 
     def _apply(self, event, now):
         ctl = self.ctl
+        games = ctl.records.games
         ctl.play_store = self._plays  # whichever controller is current (a rebuild makes a new one)
         ctl.step(event, now)
         if ctl.save_due:
@@ -258,6 +268,44 @@ class App:
                 self._save()
         if self.error_kind is not None and self.error_kind != guard.SAVE:
             self._clear_error()  # an event went through: the board works again
+        records = self.ctl.records
+        if records.failed is not None and self.error_kind is None:
+            self._record_fault(records.failed)
+        if records.games != games:
+            self._check_space()  # a game ended: the flash is looked at again
+
+    def _record_fault(self, text):
+        """The match record stopped (the flash is full): the save fault, kept until a new match."""
+        self.error_kind = guard.SAVE
+        self.error = ("save: " + text)[:120]
+        self._panel = None
+        self._dirty = True
+
+    def _check_space(self):
+        """Is the flash nearly full? (exported matches are deleted first: ``MatchStore.make_room``)"""
+        store = self.store
+        if store is None:
+            return
+        try:
+            low = not store.make_room()
+        except OSError:
+            low = True
+        if low != self.low_space:
+            self.low_space = low
+            self._panel = None
+            self._dirty = True
+
+    def _tick_clock(self, now):
+        if self._time_at is not None:
+            self.store.now_s = self._time_at[0] + (now - self._time_at[1]) // 1000
+
+    def set_time(self, seconds, now):
+        """The host's clock (seconds since 1970, UTC): matches get their date (``pipcore.directory``)."""
+        if self.store is not None:
+            self._time_at = (seconds, now)
+            from pipcore.directory import set_time
+
+            set_time(self, seconds)
 
     def _recover(self, exc, event, now):
         """Rebuild the controller from the last commit and retry ``event`` (None: nothing to retry)."""
@@ -292,9 +340,15 @@ class App:
         if payload is None:
             payload = self.hw.state_store.load()
         if payload:
-            ctl = Controller.restore(json.loads(payload), self.capacity)
+            ctl = Controller.restore(json.loads(payload), self.capacity, self.store)
         else:
-            ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity)
+            # nothing was ever saved, so nothing of the match record is committed: the fresh controller
+            # starts it again under the same number (no empty match left behind in the directory)
+            records = self.ctl.records
+            if records.mid and self.store is not None:
+                self.store.remove(records.mid)
+                records.mid = 0
+            ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity, store=self.store)
             ctl.save_due = True
         self.ctl = ctl
         self._drawn = -1
@@ -333,7 +387,9 @@ class App:
 
     def new_game(self, variant, options):
         """A new match with ``options`` (from the host); the board is then set up."""
-        ctl = Controller(options, variant, self.capacity)
+        self._tick_clock(self._scan_at or 0)
+        self.ctl.records.close()  # the match being played ends here; its record stays in the directory
+        ctl = Controller(options, variant, self.capacity, store=self.store)
         ctl.step(("board", self.counts), self._scan_at or 0)
         ctl.save_due = True
         self.ctl = ctl
@@ -345,8 +401,16 @@ class App:
         self._drawn = -1
 
     def record_bytes(self):
-        """The whole match as a ``pipcore.record`` record (text lines where the controller keeps none)."""
+        """The whole live match as a ``pipcore.record`` record (text lines where the controller keeps none).
+        Host tools and tests only: the protocol pages it (``record_page``)."""
         return self.ctl.record_bytes()
+
+    def storage(self):
+        """The snapshot's ``storage``: flash free, low space, the live match's id and record state."""
+        store = self.store
+        records = self.ctl.records
+        return {"free": store.free() if store is not None else None, "low": self.low_space,
+                "match": records.mid or None, "record": records.failed}
 
     def _save(self):
         ctl = self.ctl
@@ -368,7 +432,7 @@ class App:
             self.hw.state_store.save(payload)
             self.saves += 1
             self._unsaved = None
-            if self.error_kind == guard.SAVE:
+            if self.error_kind == guard.SAVE and ctl.records.failed is None:
                 self._clear_error()
         except (OSError, ValueError) as exc:
             # the game goes on; the next commit tries again, and a rebuild starts from this payload
@@ -387,12 +451,12 @@ class App:
             self.renderer.draw(ctl.marks, ctl.mark_player)
             dirty = True
         panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover, self.error_kind,
-                               ctl.coach_panel)
+                               ctl.coach_panel, self.low_space)
         if panel != self._panel:
             self._panel = panel
             self._draw_panel()
             dirty = True
-        animated = self.renderer.animated or self.error_kind is not None
+        animated = self.renderer.animated or self.error_kind is not None or self.low_space
         if not dirty and (not animated or now - self._frame_at < FRAME_PERIOD_MS):
             return
         self.hw.pixels.show(now)
@@ -406,7 +470,8 @@ class App:
             disp.error(guard.KINDS.index(self.error_kind) + 1)  # docs/controller.md: the fault pattern
             return
         phase = ctl.phase
-        disp.turn(ctl.mover if phase not in (OPENING, GAME_OVER, MATCH_OVER) else -1)
+        # the flash nearly full: the turn light pulses amber (docs/controller.md)
+        disp.turn(ctl.mover if phase not in (OPENING, GAME_OVER, MATCH_OVER) else -1, self.low_space)
         value = ctl.cube
         # the panel's cube shows 2..64; other values (arithmetic cube, past 64) are on the host's screen
         if _shown(value):

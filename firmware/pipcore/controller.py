@@ -58,7 +58,7 @@ from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
 from pipcore.tracker import IN_HAND, WRONG, Tracker
 from pipcore.variants import decode_position, play_result
 
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3  # 3: the record in its own file (pipcore.keeper); a version 2 save is migrated
 
 KEEP_RESULTS = 16  # finished games the board remembers (scores are kept whole)
 LOG_LINES = 24  # lines of the game's text log kept (the snapshot shows them; the binary record keeps the whole match)
@@ -77,7 +77,7 @@ class Controller:
 
     play_store = None  # set by the app: the array its rolls' plays are written into (playcodes.play_store)
 
-    def __init__(self, options=None, variant="backgammon", capacity=None, _fresh=True):
+    def __init__(self, options=None, variant="backgammon", capacity=None, _fresh=True, store=None):
         self.variant = variant
         self.nardy = variant == "nardy"
         self.options = make_options(options, variant)
@@ -107,18 +107,25 @@ class Controller:
         self.coach_panel = None  # (level, pips) for the panel's dice while the coach speaks
         self._prompt = ""  # the message the coach's line was added to
         self._want = bytearray(NLOC)
-        self.records = RecordKeeper(variant)
+        self.records = RecordKeeper(variant, store)  # store: the board's match records (pipdrivers.recstore)
         self.ref = None
         if _fresh:
             self._new_match()
 
     # ------------------------------------------------------------------ the match
     def _new_match(self):
-        self.ref = Referee(self.options, ("white", "black"), self.records.writer(), self.variant, [], KEEP_RESULTS,
-                           self._log_lines())
+        ref = self.ref
+        if ref is None:
+            self.layout.forget()  # a fresh start: nothing is known about the board
+        elif not self.setting_up:
+            # the last match's checkers still lie on the board: setup must clear every point holding the
+            # colour the start position does not want there (during setup, the beliefs gathered still hold)
+            self.layout.seed(self.tracker.cur.pos if self.tracker is not None else ref.position, ref.turn)
+        players = ("white", "black")
+        writer = self.records.writer(players, self.options.get("matchLength", 0))
+        self.ref = Referee(self.options, players, writer, self.variant, [], KEEP_RESULTS, self._log_lines())
         self.ref.new_game()
         self.records.started()
-        self.layout.forget()
         self._start_setup()
 
     def _next_game(self):
@@ -128,13 +135,7 @@ class Controller:
         starter = None
         if self.nardy and self.options["lnWinnerStarts"] and ref.result is not None:
             starter = ref.result.winner  # the winner rolls first, without an opening roll
-        fresh = self.records.full(self.options)
-        if fresh:  # a money session has no end: a fresh record, never one growing without bound
-            ref.writer = self.records.writer()
-            ref.writer.header(ref.players, self.options)
-        ref.new_game(starter)
-        if fresh:
-            self.records.started()
+        ref.new_game(starter)  # a money session is one record however long it runs (its own file)
         self.layout.seed(last_pos, last_mover)
         self._start_setup()
 
@@ -320,10 +321,20 @@ class Controller:
         fill_counts(self.ref.position, self.ref.turn, out, None, self.nardy)
         return out
 
+    def record_size(self):
+        """Bytes of the match record (or, where none is kept, of this game's text log); 0 before anything
+        was played."""
+        return self.records.total(self.ref.log)
+
+    def record_page(self, offset, n):
+        """At most ``n`` bytes of the match record (or the text log) from ``offset``: one page for the host."""
+        return self.records.read(offset, n, self.ref.log)
+
     def record_bytes(self):
-        """The match record (``pipcore.record`` bytes, the live buffer) or, where none is kept, this
-        game's text log (UTF-8 lines); empty before anything was played."""
-        return self.records.data(self.ref.log)
+        """The whole match record (``pipcore.record`` bytes) or, where none is kept, this game's text log
+        (UTF-8 lines); empty before anything was played. Host tools and tests only: the board pages it
+        (``record_page``), never holding a record in RAM."""
+        return self.records.read(0, self.record_size(), self.ref.log)
 
     def drop_caches(self):
         """Let go of what can be recomputed (the tracker's tables): RAM for a retry."""
@@ -615,12 +626,13 @@ class Controller:
         return snap
 
     @classmethod
-    def restore(cls, snap, capacity=None):
-        """A controller resumed from ``snapshot()`` data (raises ControllerError if unusable)."""
+    def restore(cls, snap, capacity=None, store=None):
+        """A controller resumed from ``snapshot()`` data (raises ControllerError if unusable); ``store``
+        holds its match record (rewound to the saved length: the save wins)."""
         try:
-            if snap.get("v") != SNAPSHOT_VERSION:
+            if snap.get("v") not in (2, SNAPSHOT_VERSION):
                 raise ControllerError("saved state has version %r, expected %d" % (snap.get("v"), SNAPSHOT_VERSION))
-            c = cls(snap["options"], snap["variant"], capacity, _fresh=False)
+            c = cls(snap["options"], snap["variant"], capacity, _fresh=False, store=store)
             writer = c.records.restore(snap)
             c.ref = Referee.restore(snap["ref"], c.options, ("white", "black"), writer, c.variant, KEEP_RESULTS,
                                     c._log_lines())

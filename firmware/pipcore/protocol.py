@@ -35,12 +35,22 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     (the better play's parsed segments, the
                                     rating 0..3, the equity lost in thousandths);
                                     True if the board lights it now
-    app.record_bytes() -> bytes     the game record as stored
+    app.record_page(match, offset, n) -> (total, bytes)
+                                    a page of a match's record (match None: the
+                                    live one; its text log where it keeps none)
+    app.matches(start, n) -> (entries, next)    the directory of matches
+    app.mark_exported(match, length), app.delete_match(match), app.set_time(seconds)
+    app.storage() -> dict           (optional: a board without a match directory
+                                    refuses them; AppBridge serves them through
+                                    pipcore.directory, loaded on demand)
     app.pop_event() -> dict|None    the next event for the host
     app.error, app.faults           (optional) the fault shown on the board, and
                                     how many faults it survived (pipcore.guard)
     test mode only:
     app.set_dice(dice)              the next roll, e.g. (3, 1)
+    app.remote_dice(dice, commitment, roll)   the next roll of a remote match,
+                                    from its dice authority (any mode; shown
+                                    in the snapshot as "remote")
     app.inject(kind, index, value[, player])  kind "sensor": the checkers
                                     sensed at a location (index 0..27, value
                                     0..15); kind "button": press button
@@ -64,6 +74,7 @@ from pipcore.compat import const
 PROTOCOL_VERSION = const(1)
 MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
 RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
+MATCHES_PAGE = const(6)  # directory entries per "matches" reply
 _MAX_ID_TEXT = const(40)
 
 # the reply when even an error reply cannot be built (no id: formatting one needs memory)
@@ -98,8 +109,13 @@ _COMMANDS = {
     "roll": {},
     "coach": {"player": (_INT, True), "rating": (_STR, True), "loss": (_INT, False), "play": (_STR, False),
               "text": (_STR, False)},
-    "record": {"offset": (_INT, False)},
+    "record": {"offset": (_INT, False), "match": (_INT, False)},
+    "matches": {"start": (_INT, False)},
+    "exported": {"match": (_INT, True), "length": (_INT, True)},
+    "delete_match": {"match": (_INT, True)},
+    "set_time": {"time": (_INT, True)},
     "set_dice": {"dice": (("list",), True)},
+    "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True), "player": (_INT, False)},
     "repl": {},
 }
@@ -198,6 +214,7 @@ class ProtocolHandler:
         self.board = board
         self.seq = 0
         self.reader = FrameReader()
+        self._on_frame = self.on_frame  # bound once: feed() runs for every byte and must not allocate
         self.frames = 0
         self.errors = 0
         self.can_repl = False  # HostLink (the Pico's USB port) sets it; the simulator has no REPL
@@ -210,7 +227,7 @@ class ProtocolHandler:
         Returns True once a host asked for the REPL (the caller stops reading:
         what follows is for the REPL).
         """
-        self.reader.feed(data, self.on_frame)
+        self.reader.feed(data, self._on_frame)
         return self.repl_requested
 
     def handle_line(self, line):
@@ -348,13 +365,50 @@ class ProtocolHandler:
         offset = msg.get("offset", 0)
         if offset < 0:
             raise ProtocolError(E_BAD_ARGS, "record: offset must be >= 0")
-        data = self.app.record_bytes()
-        total = len(data)
+        match = msg.get("match")
+        page = getattr(self.app, "record_page", None)
+        if page is not None:
+            total, data = page(match, offset, RECORD_CHUNK)
+        elif match is not None:
+            raise ValueError("this board keeps no directory of matches")
+        else:  # an app without pages (the whole record in RAM)
+            whole = self.app.record_bytes()
+            total = len(whole)
+            data = whole[offset:offset + RECORD_CHUNK]
         if offset > total:
             raise ProtocolError(E_BAD_ARGS, "record: offset %d is past the end (%d bytes)" % (offset, total))
-        end = min(total, offset + RECORD_CHUNK)
-        chunk = b2a_base64(data[offset:end]).decode().strip()
-        return {"offset": offset, "total": total, "next": end if end < total else None, "data": chunk}
+        end = offset + len(data)
+        chunk = b2a_base64(data).decode().strip()
+        reply = {"offset": offset, "total": total, "next": end if end < total else None, "data": chunk}
+        if match is not None:
+            reply["match"] = match
+        return reply
+
+    def _store(self, name):
+        fn = getattr(self.app, name, None)
+        if fn is None:
+            raise ValueError("this board keeps no directory of matches")
+        return fn
+
+    def _cmd_matches(self, msg):
+        start = msg.get("start", 0)
+        entries, after = self._store("matches")(start, MATCHES_PAGE)
+        storage = getattr(self.app, "storage", None)
+        return {"matches": entries, "next": after, "storage": storage() if storage is not None else None}
+
+    def _cmd_exported(self, msg):
+        if msg["length"] < 0:
+            raise ProtocolError(E_BAD_ARGS, "exported: length must be >= 0")
+        self._store("mark_exported")(msg["match"], msg["length"])
+
+    def _cmd_delete_match(self, msg):
+        self._store("delete_match")(msg["match"])
+
+    def _cmd_set_time(self, msg):
+        if msg["time"] < 0:
+            raise ProtocolError(E_BAD_ARGS, "set_time: time is seconds since 1970 (UTC), >= 0")
+        self._store("set_time")(msg["time"])
+        return {"time": msg["time"]}
 
     def _cmd_set_dice(self, msg):
         from pipcore.rules import check_dice
@@ -364,6 +418,21 @@ class ProtocolHandler:
             raise ProtocolError(E_BAD_ARGS, "set_dice: dice must be two integers from 1 to 6")
         check_dice(dice)
         self.app.set_dice((dice[0], dice[1]))
+        return None
+
+    def _cmd_remote_dice(self, msg):
+        from pipcore.rules import check_dice
+
+        dice = msg["dice"]
+        if len(dice) != 2 or _type_name(dice[0]) != "int" or _type_name(dice[1]) != "int":
+            raise ProtocolError(E_BAD_ARGS, "remote_dice: dice must be two integers from 1 to 6")
+        commitment = msg["commitment"]
+        if not 16 <= len(commitment) <= 64:
+            raise ProtocolError(E_BAD_ARGS, "remote_dice: commitment must be 16 to 64 characters")
+        if msg["roll"] < 1:
+            raise ProtocolError(E_BAD_ARGS, "remote_dice: roll must be >= 1")
+        check_dice(dice)
+        self.app.remote_dice((dice[0], dice[1]), commitment, msg["roll"])
         return None
 
     def _cmd_repl(self, msg):
@@ -510,6 +579,7 @@ class AppBridge:
         self.now = 0
         self.events = []
         self.injected = None
+        self.remote = None  # {"commitment", "roll"}: the dice come from a remote match's authority
         if hasattr(app, "dice"):
             self.dice = _ForcedDice(app.dice)
             try:
@@ -606,12 +676,15 @@ class AppBridge:
             "record_lines": ctl.record_count,
             "error": getattr(self.app, "error", None),
             "faults": getattr(self.app, "faults", 0),
+            "storage": self.storage(),
         }
         if ctl.result:
             snap["result"] = list(ctl.result)
         if ctl.phase_name() == "pick":  # which candidate the LEDs show: its play, as gnubg writes it
             cands, idx = ctl.pick
             snap["pick"] = {"index": idx + 1, "count": len(cands), "play": ctl.pick_play()}
+        if self.remote is not None:
+            snap["remote"] = self.remote
         return snap
 
     def _match_id(self):
@@ -619,6 +692,7 @@ class AppBridge:
         return self.app.ctl.match_id()
 
     def new_game(self, variant, options):
+        self.remote = None
         app = self.app
         if hasattr(app, "new_game"):
             app.new_game(variant, options)
@@ -662,19 +736,56 @@ class AppBridge:
         self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
         return self.app.ctl.coach is not None
 
-    def record_bytes(self):
+    def record_page(self, match, offset, n):
         app = self.app
+        if getattr(app, "store", None) is not None:  # the board's App: pipcore.directory, loaded on demand
+            from pipcore.directory import record_page
+            return record_page(app, match, offset, n)
+        if match is not None:
+            raise ValueError("this board keeps no directory of matches")
         ctl = app.ctl
-        for owner in (app, ctl):
-            fn = getattr(owner, "record_bytes", None)
-            if fn is not None:
-                return fn()
-        return ("\n".join(ctl.record) + "\n").encode() if ctl.record else b""
+        fn = getattr(ctl, "record_bytes", None)
+        data = fn() if fn is not None else (("\n".join(ctl.record) + "\n").encode() if ctl.record else b"")
+        return len(data), data[offset:offset + n]
+
+    def _directory(self):
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        from pipcore import directory
+        return directory
+
+    def matches(self, start, n):
+        if getattr(self.app, "store", None) is None:
+            return [], None
+        return self._directory().matches(self.app, start, n)
+
+    def mark_exported(self, match, length):
+        self._directory().mark_exported(self.app, match, length)
+
+    def delete_match(self, match):
+        self._directory().delete_match(self.app, match)
+        self._changes()
+
+    def set_time(self, seconds):
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        self.app.set_time(seconds, self.now)
+
+    def storage(self):
+        fn = getattr(self.app, "storage", None)
+        return fn() if fn is not None else None
 
     def set_dice(self, dice):
         if self.dice is None:
             raise ValueError("this board's dice cannot be set")
         self.dice.forced = [dice[0], dice[1]]
+
+    def remote_dice(self, dice, commitment, roll):
+        """The next roll of a remote match, from the match's dice authority (shown in the snapshot)."""
+        if self.dice is None:
+            raise ValueError("this board's dice cannot be set")
+        self.dice.forced = [dice[0], dice[1]]
+        self.remote = {"commitment": commitment, "roll": roll}
 
     def inject(self, kind, index, value, player=None):
         app = self.app

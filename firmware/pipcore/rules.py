@@ -490,20 +490,8 @@ def winner_of(pos):
 
 
 def check_play(position, dice, moves):
-    """Check a proposed play; return ``(code, result)`` or raise IllegalPlayError.
-
-    ``moves`` is a list of ``(from, to)`` or ``(from, to, hit)`` segments as
-    ``pipcore.notation.parse_play`` returns them. A segment spanning several
-    dice (``13/5`` with 5-3) is split every way the dice allow. A play is a
-    set of moves, so the order in which segments are written does not matter
-    (``24/18 bar/21`` is ``bar/21 24/18``): the moves are checked in the one
-    order that is always legal when any order is (highest source first).
-
-    Hit marks ``*`` choose between readings (``13/7`` with 4-2 and a blot on
-    9 is ``13/11/7``; ``13/7*`` is ``13/9*/7``). Raises AmbiguousPlayError
-    (an IllegalPlayError) when the text still fits two legal plays with
-    different results (``13/7*`` with blots on both 9 and 11).
-    """
-    from pipcore.playcheck import check_play as check  # loaded on demand: no hand on the board needs it
+    """Check a proposed play: ``pipcore.playcheck.check_play`` (loaded on demand: no hand on the board
+    needs it); returns ``(code, result)`` or raises IllegalPlayError."""
+    from pipcore.playcheck import check_play as check
 
     return check(position, dice, moves)

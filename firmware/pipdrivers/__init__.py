@@ -18,7 +18,8 @@ for the periods)::
                   code >> 2 = button (geometry.BTN_*), code & 3 = DOWN/SHORT/LONG/UP
     every 20 ms:  draw with hw.pixels.set(i, r, g, b, effect) / hw.display.*,
                   then hw.pixels.show(now)
-    on change:    hw.state_store.save(bytes) / load(); hw.record_store likewise
+    on change:    hw.state_store.save(bytes) / load()
+    per action:   hw.match_store.append(match, offset, frame) (pipdrivers.recstore)
     per roll:     hw.dice.roll(); new match: hw.new_dice(); hw.dice.commitment,
                   hw.dice.reveal(), dice.verify() on the host
 

@@ -13,10 +13,10 @@ from pipdrivers.dice import Dice
 from pipdrivers.dice_display import DiceDisplay
 from pipdrivers.leds import Pixels
 from pipdrivers.scan import Scanner
+from pipdrivers.recstore import MatchStore
 from pipdrivers.storage import AtomicStore
 
 STATE_PATH = "/pipboard_state.bin"
-RECORD_PATH = "/pipboard_record.bin"
 SCAN_PERIOD_MS = 5  # 200 Hz; 4 samples settle a checker in 20 ms
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20  # 50 frames/s; the wire time of 197 pixels is 5.9 ms
@@ -24,8 +24,8 @@ FRAME_PERIOD_MS = 20  # 50 frames/s; the wire time of 197 pixels is 5.9 ms
 
 class Board:
     """The drivers of one board: ``scanner``, ``pixels``, ``display``,
-    ``buttons``, ``state_store``, ``record_store``, ``dice`` and the
-    ``entropy`` source (for new matches)."""
+    ``buttons``, ``state_store``, ``match_store`` (the match records and their
+    directory), ``dice`` and the ``entropy`` source (for new matches)."""
 
     def __init__(self, read_chain, write_leds, read_buttons, fs, entropy, brightness=0.4,
                  budget_ma=g.POWER_BUDGET_MA, samples=4, long_ms=800, button_samples=3, byteorder="GRB"):
@@ -37,7 +37,7 @@ class Board:
         self.display = DiceDisplay(self.pixels)
         self.buttons = Buttons(read_buttons, samples=button_samples, long_ms=long_ms)
         self.state_store = AtomicStore(fs, STATE_PATH)
-        self.record_store = AtomicStore(fs, RECORD_PATH)
+        self.match_store = MatchStore(fs)
         self.entropy = entropy
         self.dice = Dice.from_entropy(entropy)
         self.inputs = ()  # adapters between the pins and the drivers, where there are any (CircuitPython's keypad)

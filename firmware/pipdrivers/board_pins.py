@@ -18,7 +18,6 @@ GP26       ADC0, unconnected            noise for the dice seed
 """
 
 import hashlib
-import os
 import sys
 import time
 
@@ -27,6 +26,7 @@ from pipcore import geometry as g
 from pipcore.compat import const
 
 from pipdrivers.board import Board
+from pipdrivers.flashfs import FlashFS
 
 # RP2040 and RP2350 datasheets: SIO GPIO_IN and the ring oscillator's RANDOMBIT register.
 _SIO_GPIO_IN = const(0xD0000004)
@@ -99,19 +99,6 @@ def entropy(n):
         out += hashlib.sha256(pool + bytes((k,))).digest()
         k += 1
     return out[:n]
-
-
-class FlashFS:
-    """The filesystem functions AtomicStore needs, on the Pico's littlefs."""
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def remove(self, path):
-        os.remove(path)
 
 
 def build(**config):

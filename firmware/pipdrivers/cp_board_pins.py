@@ -41,6 +41,7 @@ from pipcore import geometry as g
 from pipcore.compat import const
 
 from pipdrivers.board import Board
+from pipdrivers.flashfs import FlashFS
 from pipdrivers.cp_keys import KeypadButtons, KeypadChain
 from pipdrivers.cp_pixels import StripWriter
 
@@ -106,19 +107,6 @@ def led_strip():
                              pixel_order=neopixel.GRB)
 
 
-class FlashFS:
-    """The filesystem functions AtomicStore needs, on the CIRCUITPY drive (FAT: rename does not replace)."""
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def remove(self, path):
-        os.remove(path)
-
-
 def build(fs=None, entropy=None, **config):
     """Every driver of the board, wired to this Pico (``config``: see ``Board``).
 
@@ -129,5 +117,6 @@ def build(fs=None, entropy=None, **config):
     buttons = button_reader()
     hw = Board(chain.readinto, strip_writer(led_strip()), buttons.read, fs or FlashFS(), entropy or os.urandom,
                samples=1, button_samples=1, byteorder="RGB", **config)
-    hw.inputs = (chain, buttons)  # the keypad adapters (their resync counts)
+    # the keypad adapters (their resync counts); Board declares an empty tuple there
+    hw.inputs = (chain, buttons)  # pyright: ignore[reportAttributeAccessIssue]
     return hw

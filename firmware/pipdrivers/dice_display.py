@@ -16,6 +16,7 @@ BLACK_DICE = const(0x3060FF)  # blue for black's dice
 USED_DIM = const(4)  # a used die shows at 1/4
 CUBE_COLOUR = const(0xFFFFFF)
 TURN_COLOUR = const(0x40FF40)
+LOW_SPACE_COLOUR = const(0xFF9000)  # amber: the flash is nearly full (export the matches)
 FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
 TUMBLE_MS = const(70)
 _VERY_BAD = const(3)  # pipcore.coaching.RATINGS
@@ -142,9 +143,14 @@ class DiceDisplay:
         self.px.set(g.LED_CUBE_OWNER + 1, 0, 0, 0)
         self._set(g.LED_CUBE_OWNER + (2 if doubler == 0 else 0), TURN_COLOUR, PULSE)
 
-    def turn(self, player):
-        """Light the "to move" pixel of ``player`` (0 or 1); -1 lights neither."""
+    def turn(self, player, low_space=False):
+        """Light the "to move" pixel of ``player`` (0 or 1); -1 lights neither. ``low_space``: the flash
+        is nearly full, and the lit pixel (both when neither is to move) pulses amber instead."""
         if player not in (-1, 0, 1):
             raise DisplayError("player is 0, 1 or -1, not %r" % (player,))
+        if low_space:
+            self._set(g.LED_TURN_WHITE, LOW_SPACE_COLOUR if player != 1 else 0, PULSE)
+            self._set(g.LED_TURN_BLACK, LOW_SPACE_COLOUR if player != 0 else 0, PULSE)
+            return
         self._set(g.LED_TURN_WHITE, TURN_COLOUR if player == 0 else 0)
         self._set(g.LED_TURN_BLACK, TURN_COLOUR if player == 1 else 0)

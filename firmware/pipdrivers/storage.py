@@ -15,7 +15,7 @@ second cut cannot fall back behind it. Once a store has loaded or written
 ``PATH`` itself it knows what is there and a save reads nothing back.
 
 The filesystem is injected: an object with ``open(path, mode)``,
-``rename(old, new)`` and ``remove(path)`` (``pipdrivers.board_pins.FlashFS``
+``rename(old, new)`` and ``remove(path)`` (``pipdrivers.flashfs.FlashFS``
 on the Pico, ``pipboard.twins.MemFlash`` on the host, which can cut the
 power after any number of written bytes).
 """

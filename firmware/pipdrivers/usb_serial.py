@@ -104,6 +104,7 @@ class HostLink:
             test_mode = started_in_test_mode()
         self.handler = ProtocolHandler(self.bridge, self.serial.write, firmware_version, test_mode=test_mode)
         self.handler.can_repl = True  # this port is the REPL's: the "repl" command hands it over
+        self._feed = self.handler.feed  # bound once: poll() runs every pass of the main loop
 
     @property
     def repl_requested(self):
@@ -111,7 +112,7 @@ class HostLink:
         return self.handler.repl_requested
 
     def poll(self, now):
-        if self.serial.pump(self.handler.feed) and self.handler.repl_requested:
+        if self.serial.pump(self._feed) and self.handler.repl_requested:
             return  # the REPL's turn: main.py stops the game
         self.bridge.poll(now)
         self.handler.poll()

@@ -32,11 +32,22 @@ import subprocess
 import sys
 import time
 
+import pipboard
 from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, Link, LinkError, find_pico_ports
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE_DIR = os.path.join(ROOT, "firmware")
-BUILD_DIR = os.path.join(ROOT, "build", "firmware")
+FIRMWARE_DIR = pipboard.FIRMWARE_DIR  # the firmware this pipboard carries (a clone's firmware/ in a clone)
+
+
+def _build_dir():
+    """build/firmware in a clone; for an installed pipboard, the user's cache (site-packages may be read-only)."""
+    if pipboard.FROM_CLONE:
+        return os.path.join(ROOT, "build", "firmware")
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "pipboard", "firmware-" + pipboard.__version__)
+
+
+BUILD_DIR = _build_dir()
 MANIFEST = "/.pipboard_manifest.json"
 TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_in_test_mode
 KEEP_AS_SOURCE = ("main.py", "boot.py", "code.py")  # the entry points each firmware runs by name
@@ -378,6 +389,38 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
     return hello
 
 
+def dry_run(out=sys.stdout, firmware_dir=None, build_dir=None, circuitpython=False, mpy_cross=None):
+    """Build the firmware and list what a deploy would copy; no board is contacted.
+
+    MicroPython's modules are compiled to .mpy as for a deploy; CircuitPython's go as .py sources, or
+    as .mpy for the version of the ``mpy_cross`` given (Adafruit's, as ``--mpy-cross``).
+    """
+    firmware_dir = firmware_dir or FIRMWARE_DIR
+    if firmware_dir is None or not os.path.isdir(firmware_dir):
+        raise DeployError("no firmware to deploy: this pipboard install carries none (reinstall it)")
+    if circuitpython:
+        from pipboard import cpdeploy
+
+        version = (cpdeploy.mpy_cross_version(mpy_cross),) if mpy_cross else (0,)
+        files = cpdeploy.build(version, mpy_cross, firmware_dir, build_dir)
+        board = "a CircuitPython board's CIRCUITPY drive"
+    else:
+        files = build(firmware_dir, build_dir or BUILD_DIR)
+        board = "a Pico with MicroPython"
+    out.write("firmware: %s\n" % firmware_dir)
+    compiled = sorted(files[p][0] for p in files if p.endswith(".mpy"))
+    if compiled:
+        out.write("built into: %s\n" % os.path.dirname(os.path.commonprefix(compiled)))
+    total = 0
+    for path in sorted(files):
+        size = os.path.getsize(files[path][0])
+        total += size
+        out.write("  %-36s %7d  %s\n" % (path, size, "compiled .mpy" if path.endswith(".mpy") else "source"))
+    out.write("dry run: %d file(s), %d bytes would be copied to %s with no Pipboard firmware "
+              "(a deploy copies only what changed); nothing was sent\n" % (len(files), total, board))
+    return files
+
+
 def run_repl(args, out=sys.stdout):
     """``pipboard repl``: stop the game so plain ``mpremote`` can use the REPL."""
     try:
@@ -396,6 +439,9 @@ def run_repl(args, out=sys.stdout):
 
 def run(args, out=sys.stdout):
     try:
+        if getattr(args, "dry_run", False):
+            dry_run(out, circuitpython=getattr(args, "circuitpython", False), mpy_cross=getattr(args, "mpy_cross", None))
+            return 0
         deploy(args.port, test_mode=args.test, force=args.force, out=out)
     except DeployError as exc:
         sys.stderr.write("pipboard deploy: %s\n" % exc)

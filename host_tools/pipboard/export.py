@@ -1,4 +1,12 @@
-"""``pipboard export -o FILE.mat|FILE.sgf``: the game record of a board or the simulator for GNU Backgammon.
+"""``pipboard export``: the match records of a board or the simulator, for GNU Backgammon.
+
+* ``-o FILE.mat|FILE.sgf``: the match being played;
+* ``--list``: the board's directory of matches (players, date, length, result, exported);
+* ``--match N -o FILE``: match N of the directory;
+* ``--all -o DIR``: every match, one file each (``match-00012.mat``, or ``.sgf`` with ``--sgf``).
+
+A match written whole to a file is marked exported on the board (``exported``): when its flash
+fills, the board deletes the oldest exported matches first and never one not exported.
 
 The record is read page by page over the protocol (``record``) and turned
 into .mat text by ``pipboard.matfile`` (the exporter gnubg's importer
@@ -34,6 +42,10 @@ KINDS = {"drop": 0, "single": 1, "gammon": 2, "backgammon": 3}
 
 class ExportError(Exception):
     """The record cannot be exported; the message says why."""
+
+
+class EmptyMatch(ExportError):
+    """A match with nothing played yet."""
 
 
 def is_binary_record(data):
@@ -102,24 +114,162 @@ def board_record(data, snapshot=None):
     return text_log_to_record(text, snapshot.get("options") or {}, snapshot.get("variant", "backgammon"))
 
 
+def without_empty_last_game(record):
+    """``record`` without a last game that has begun but holds nothing yet (no play, cube action or result:
+    after DONE the board starts the next game at once); gnubg cannot read a game without a move."""
+    last = None
+    for i in range(len(record.entries)):
+        if record.entries[i][0] == "game":
+            last = i
+    if last is not None and all(e[0] in ("game", "opening") for e in record.entries[last:]):
+        del record.entries[last:]
+        del record.offsets[last:]
+    return record
+
+
+def _read(data, snapshot):
+    from pipcore.record import read_record
+
+    return without_empty_last_game(read_record(board_record(data, snapshot)))
+
+
 def record_to_mat(data, snapshot=None):
     """.mat text for the bytes a board returned for ``record``."""
-    from pipboard.matfile import export_record
+    from pipboard.matfile import export_mat
 
     try:
-        return export_record(board_record(data, snapshot))
+        return export_mat(_read(data, snapshot))
     except ValueError as exc:  # MatExportError, RecordError
         raise ExportError("the record cannot be written as .mat: %s" % exc)
 
 
 def record_to_sgf(data, snapshot=None):
     """gnubg SGF text for the bytes a board returned for ``record``."""
-    from pipboard.sgffile import export_record_sgf
+    from pipboard.sgffile import export_sgf
 
     try:
-        return export_record_sgf(board_record(data, snapshot))
+        return export_sgf(_read(data, snapshot))
     except ValueError as exc:
         raise ExportError("the record cannot be written as SGF: %s" % exc)
+
+
+def _date_lines(info):
+    """gnubg's date tags for a match's directory entry (none when the board did not know the date)."""
+    import time
+
+    date = (info or {}).get("date")
+    if not isinstance(date, int):
+        return []
+    t = time.gmtime(date)
+    return ['; [EventDate "%04d.%02d.%02d"]' % (t.tm_year, t.tm_mon, t.tm_mday),
+            '; [EventTime "%02d.%02d"]' % (t.tm_hour, t.tm_min)]
+
+
+def match_text(data, info, sgf=False):
+    """The .mat (or SGF) text of a match record pulled from the board's directory."""
+    if sgf:
+        from pipboard.sgffile import export_sgf
+    from pipboard.matfile import _DEFAULT_HEADER, export_mat
+    from pipcore.record import read_record
+
+    if not data:
+        raise EmptyMatch("match %s has nothing played yet" % (info or {}).get("id"))
+    try:
+        record = without_empty_last_game(read_record(board_record(data)))
+        if sgf:
+            date = _date_lines(info)
+            return export_sgf(record, date[0].split('"')[1].replace(".", "-") if date else None)
+        if not record.header_lines:
+            date = _date_lines(info)
+            if date:
+                record.header_lines = _DEFAULT_HEADER[:1] + date + _DEFAULT_HEADER[1:]
+        return export_mat(record)
+    except ValueError as exc:  # RecordError, MatExportError, SgfExportError
+        raise ExportError("match %s cannot be exported: %s" % ((info or {}).get("id"), exc))
+
+
+def _when(info):
+    import time
+
+    date = info.get("date")
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(date)) if isinstance(date, int) else "unknown date"
+
+
+def describe_match(info):
+    """One line of ``--list``."""
+    length = info.get("length") or 0
+    players = info.get("players") or ["white", "black"]
+    score = info.get("score") or [0, 0]
+    kind = "%d-point match" % length if length else "money session"
+    state = "playing" if info.get("live") else ("open" if info.get("open") else "closed")
+    exported = info.get("exported", 0)
+    size = info.get("bytes", 0)
+    flag = "exported" if size and exported >= size else ("partly exported" if exported else "not exported")
+    return "%5d  %s  %s - %s  %s, %d game%s, %d-%d, %s, %d bytes, %s" % (
+        info.get("id", 0), _when(info), players[0], players[1], kind, info.get("games", 0),
+        "" if info.get("games", 0) == 1 else "s", score[0], score[1], state, size, flag)
+
+
+def list_matches(link, out=sys.stdout):
+    entries, storage = link.matches()
+    if not entries:
+        out.write("the board holds no match records\n")
+    for info in entries:
+        out.write(describe_match(info) + "\n")
+    if isinstance(storage, dict) and storage.get("free") is not None:
+        out.write("flash: %d bytes free%s\n" % (storage["free"], " (nearly full: export and let the board "
+                                                                   "delete old matches)" if storage.get("low") else ""))
+    return entries
+
+
+def _find(entries, match):
+    for info in entries:
+        if info.get("id") == match:
+            return info
+    raise ExportError("there is no match %d on the board (pipboard export --list shows them)" % match)
+
+
+def export_match(link, info, path, out=sys.stdout, sgf=None):
+    """Write one match of the directory to ``path`` and mark it exported (what was written)."""
+    if sgf is None:
+        sgf = str(path).lower().endswith(".sgf")
+    data = link.record(info["id"])
+    text = match_text(data, info, sgf)
+    if path == "-":
+        out.write(text)
+    else:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        out.write("match %d: wrote %s (%d bytes of record, %d games)\n" % (
+            info["id"], path, len(data), text.count("Game ") if not sgf else text.count("(;")))
+    link.mark_exported(info["id"], len(data))
+    return text
+
+
+def export_all(link, folder, out=sys.stdout, sgf=False):
+    """Every match of the directory into ``folder``; returns the paths written."""
+    import os
+
+    os.makedirs(folder, exist_ok=True)
+    entries, _ = link.matches()
+    paths = []
+    failures = []
+    for info in entries:
+        if not info.get("bytes"):
+            continue  # a match with nothing played yet
+        path = os.path.join(folder, "match-%05d.%s" % (info["id"], "sgf" if sgf else "mat"))
+        try:
+            export_match(link, info, path, out, sgf)
+            paths.append(path)
+        except EmptyMatch:
+            continue  # (the match just started: nothing to write)
+        except ExportError as exc:
+            failures.append(str(exc))
+    for text in failures:
+        sys.stderr.write("pipboard export: %s\n" % text)
+    if failures:
+        raise ExportError("%d of %d matches could not be exported" % (len(failures), len(failures) + len(paths)))
+    return paths
 
 
 def export(link, path, out=sys.stdout):
@@ -136,10 +286,24 @@ def export(link, path, out=sys.stdout):
     return text
 
 
-def run(target, path, out=sys.stdout):
+def run(target, path, out=sys.stdout, listing=False, match=None, every=False, sgf=False):
+    """``pipboard export`` (see the module docstring); returns the exit status."""
+    if every and (path in (None, "-")):
+        sys.stderr.write("pipboard export: --all needs -o DIR (a folder for one file per match)\n")
+        return 2
     try:
         with Link.open(target) as link:
-            export(link, path, out)
+            link.set_time()
+            if listing:
+                list_matches(link, out)
+            elif every:
+                paths = export_all(link, path, out, sgf)
+                out.write("%d match%s exported to %s\n" % (len(paths), "" if len(paths) == 1 else "es", path))
+            elif match is not None:
+                entries, _ = link.matches()
+                export_match(link, _find(entries, match), path, out, True if sgf else None)
+            else:
+                export(link, path, out)
     except (LinkError, CommandError, ExportError, OSError) as exc:
         sys.stderr.write("pipboard export: %s\n" % exc)
         return 1

@@ -1,4 +1,4 @@
-"""Sub-commands that talk to a board or the simulator: deploy, monitor, export, play, sim (browser)."""
+"""Sub-commands that talk to a board or the simulator: deploy, monitor, export, play, room, remote, sim."""
 
 import sys
 
@@ -25,12 +25,17 @@ def add_commands(sub):
         sim.add_argument("--protocol-port", type=int, default=8766, help="protocol TCP port (default 8766)")
         sim.add_argument("--test", action="store_true", help="start the simulated board in test mode")
         sim.add_argument("--open", action="store_true", help="open the page in a web browser")
+        sim.add_argument("--flash", metavar="DIR", default=None,
+                         help="keep the simulated board's flash in this folder: the game and its match records "
+                         "survive a restart of the simulator (default: in memory)")
 
     p = sub.add_parser("deploy", help="compile firmware/ and copy what changed to the Pico (mpremote), "
                        "or onto a CircuitPython board's CIRCUITPY drive (--circuitpython)")
     p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
     p.add_argument("--test", action="store_true", help="start the board in test mode (host may set dice, sensors)")
     p.add_argument("--force", action="store_true", help="copy every file, not only the changed ones")
+    p.add_argument("--dry-run", action="store_true", help="compile the firmware and list what would be copied; "
+                   "no board needed")
     cp = p.add_argument_group("CircuitPython 9/10 (README: 'CircuitPython')")
     cp.add_argument("--circuitpython", action="store_true",
                     help="copy the CircuitPython build onto the CIRCUITPY drive and install its libraries with circup")
@@ -50,11 +55,17 @@ def add_commands(sub):
     p.add_argument("--once", action="store_true", help="print the current state and exit")
     p.set_defaults(func=_cmd_monitor)
 
-    p = sub.add_parser("export", help="write a game record (a file, or pulled from the board) as a .mat file")
+    p = sub.add_parser("export", help="write match records (a file, or pulled from the board) as .mat files")
     p.add_argument("record", nargs="?", help="a game record file (default: pull it from the board)")
     _target_args(p)
     p.add_argument("-o", "--output", default="-", help="the .mat file to write (default '-': standard output); "
-                   "a name ending in .sgf writes gnubg's SGF instead")
+                   "a name ending in .sgf writes gnubg's SGF instead; with --all, a folder")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--list", action="store_true", help="list the matches kept on the board")
+    which.add_argument("--match", type=int, metavar="N", help="export match N of the board's list")
+    which.add_argument("--all", action="store_true", help="export every match on the board, one file each in "
+                       "the folder -o DIR")
+    p.add_argument("--sgf", action="store_true", help="write gnubg's SGF instead of .mat (with --all, --match)")
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("play", help="play against an engine on the board or the simulator")
@@ -64,9 +75,34 @@ def add_commands(sub):
     p.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     p.set_defaults(func=_cmd_play)
 
+    p = sub.add_parser("room", help="a tournament room: bridge boards to an MQTT broker, live page, recording")
+    from pipboard.room import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=_cmd_room)
+
+    p = sub.add_parser("remote", help="play a match against a board elsewhere, through an MQTT broker")
+    _target_args(p)
+    from pipboard.remote import add_arguments as add_remote_arguments
+
+    add_remote_arguments(p)
+    p.set_defaults(func=_cmd_remote)
+
+
+def _cmd_room(args):
+    from pipboard.room import run
+
+    return run(args)
+
+
+def _cmd_remote(args):
+    from pipboard.remote import run
+
+    return run(args)
+
 
 def _cmd_deploy(args):
-    if args.circuitpython:
+    if args.circuitpython and not getattr(args, "dry_run", False):
         if args.port:
             sys.stderr.write("pipboard deploy: --port is for MicroPython; a CircuitPython board is a drive "
                              "(--drive PATH)\n")
@@ -74,7 +110,7 @@ def _cmd_deploy(args):
         from pipboard.cpdeploy import run as run_circuitpython
 
         return run_circuitpython(args)
-    if args.drive or args.mpy_cross or args.no_libs:
+    if not args.circuitpython and (args.drive or args.mpy_cross or args.no_libs):
         sys.stderr.write("pipboard deploy: --drive, --mpy-cross and --no-libs go with --circuitpython\n")
         return 2
     from pipboard.deploy import run
@@ -96,12 +132,15 @@ def _cmd_monitor(args):
 
 def _cmd_export(args):
     if args.record:
+        if args.list or args.all or args.match is not None:
+            sys.stderr.write("pipboard export: --list, --match and --all read the board, not a file\n")
+            return 2
         from pipboard.matfile import run_export
 
         return run_export(args.record, args.output)
     from pipboard.export import run
 
-    return run(target_of(args), args.output)
+    return run(target_of(args), args.output, listing=args.list, match=args.match, every=args.all, sgf=args.sgf)
 
 
 def _cmd_play(args):
@@ -121,4 +160,4 @@ def run_sim(args):
     from pipboard.websim.server import run
 
     return run(host=args.host, http_port=args.http_port, protocol_port=args.protocol_port,
-               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout)
+               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout, flash_dir=args.flash)

@@ -336,7 +336,12 @@ def default_dir():
 
 def run(out_dir=None, check=False, stream=sys.stdout):
     """Write (or with ``check`` compare) the generated files; returns an exit code."""
-    out_dir = out_dir or default_dir()
+    if out_dir is None:
+        out_dir = default_dir()
+        if not os.path.isdir(out_dir):  # an installed pipboard: no repository around it
+            stream.write("pipboard hwdocs: no hardware/ folder next to this pipboard (not a clone): "
+                         "give one with --out DIR\n")
+            return 2
     stale = []
     for name, text in sorted(generate().items()):
         path = os.path.join(out_dir, name)

@@ -350,17 +350,47 @@ class Link:
             return self.request("inject", kind=kind, index=index, value=value)
         return self.request("inject", kind=kind, index=index, value=value, player=player)
 
-    def record(self):
-        """The whole game record as bytes (read page by page)."""
+    def record(self, match=None):
+        """A match's whole record as bytes, read page by page (``match`` None: the one being played)."""
         import base64
 
         data = bytearray()
         offset = 0
+        args = {} if match is None else {"match": match}
         while offset is not None:
-            page = self.request("record", offset=offset)
+            page = self.request("record", offset=offset, **args)
             data += base64.b64decode(page["data"])
             offset = page.get("next")
         return bytes(data)
+
+    def matches(self):
+        """``(entries, storage)``: the board's directory of matches (oldest first) and its flash figures."""
+        out = []
+        start = 0
+        storage = None
+        while start is not None:
+            reply = self.request("matches", start=start)
+            out.extend(reply.get("matches") or [])
+            storage = reply.get("storage")
+            start = reply.get("next")
+        return out, storage
+
+    def mark_exported(self, match, length):
+        return self.request("exported", match=match, length=length)
+
+    def delete_match(self, match):
+        return self.request("delete_match", match=match)
+
+    def set_time(self, seconds=None):
+        """Give the board the host's clock (UTC seconds): its matches get their date. Returns False when the
+        board does not take it (an older firmware)."""
+        import time
+
+        try:
+            self.request("set_time", time=int(time.time() if seconds is None else seconds))
+        except CommandError:
+            return False
+        return True
 
 
 def _parse(line):

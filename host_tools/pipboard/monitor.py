@@ -48,6 +48,12 @@ def describe(snapshot):
     lines.append(" Match ID: %s   event #%s" % (snapshot.get("match_id"), snapshot.get("seq")))
     if snapshot.get("message"):
         lines.append(" board says: %s" % snapshot["message"])
+    if snapshot.get("error"):
+        lines.append(" FAULT: %s" % snapshot["error"])
+    storage = snapshot.get("storage")
+    if isinstance(storage, dict) and storage.get("low"):
+        lines.append(" the board's flash is nearly full (%s bytes free): export the matches "
+                     "(pipboard export --all -o DIR)" % storage.get("free"))
     return "\n".join(lines)
 
 
@@ -83,6 +89,11 @@ class Monitor:
             return exc
         hello = self.link.hello_reply
         self.connects += 1
+        try:
+            self.link.set_time()  # the board dates its matches by the host's clock
+        except LinkError as exc:
+            self.link = None
+            return exc
         self.say("connected to %s: firmware %s, protocol %s%s" % (
             self.link.name, hello.get("firmware"), hello.get("protocol"), ", TEST MODE" if hello.get("test_mode") else ""))
         self.show(hello.get("snapshot") or self.link.snapshot())

@@ -56,15 +56,18 @@ class _FastFile(_MemFile):
         flash._check()
         buf = flash.files[self.path]
         data = bytes(data)
+        flash._room(buf, self.pos, len(data))
         budget = flash._budget
-        if budget is not None and flash.units + len(data) > budget:
-            n = max(0, budget - flash.units)
-            buf.extend(data[:n])
-            flash.units += n
+        cut = budget is not None and flash.units + len(data) > budget
+        if cut:
+            data = data[: max(0, budget - flash.units)]
+        pos = self.pos
+        buf[pos : pos + len(data)] = data
+        self.pos = pos + len(data)
+        flash.units += len(data)
+        if cut:
             flash.dead = True
             raise PowerCut("power cut after %d units" % flash.units)
-        buf.extend(data)
-        flash.units += len(data)
         return len(data)
 
 
@@ -73,7 +76,7 @@ class FastFlash(MemFlash):
 
     def open(self, path, mode="rb"):
         self._check()
-        if "w" in mode:
+        if "w" in mode or ("a" in mode and path not in self.files):
             self.files[path] = bytearray()
         elif path not in self.files:
             raise OSError(2, "no such file: %s" % path)
@@ -107,7 +110,7 @@ class BoardError(AssertionError):
 class SimBoard:
     """The whole board in software (see module docstring)."""
 
-    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon", build=None):
+    def __init__(self, seed=None, capacity=None, options=None, variant="backgammon", build=None, flash=None):
         self.rng = random.Random(seed)
         self.build = build  # build(board) -> pipdrivers.board.Board on board.twins; None: as on MicroPython
         self.capacity = bytes(capacity) if capacity is not None else DEFAULT_CAPACITY
@@ -118,7 +121,8 @@ class SimBoard:
         self.hand = []
         self.now = 0
         self.twins = VirtualBoard(seed=self.rng.randrange(1 << 30))
-        self.twins.flash = self.flash = FastFlash()
+        # the flash: in RAM (power cuts at any byte), or a FolderFlash (pipboard sim --flash DIR)
+        self.twins.flash = self.flash = flash if flash is not None else FastFlash()
         self.pixels = StripView(self)
         self.app = None
         self.power_cuts = 0

@@ -10,7 +10,8 @@ driver              on the Pico                            twin
 scan.Scanner        ``read_chain(buf)`` (SPI + SH/LD pin)  ``VirtualSwitches.readinto``
 leds.Pixels         ``write(buf)`` (bitstream on GP22)     ``VirtualStrip.write``
 buttons.Buttons     ``read()`` (ten GPIOs)                 ``VirtualButtons.read``
-storage.AtomicStore ``FlashFS()`` (littlefs)               ``MemFlash()``
+storage.AtomicStore ``FlashFS()`` (littlefs)               ``MemFlash()``, ``FolderFlash(dir)``
+recstore.MatchStore (the same filesystem)                   (the same twins)
 dice.Dice           ``entropy(n)`` (ROSC + ADC noise)      ``VirtualEntropy(seed)``
 ==================  =====================================  =========================
 
@@ -174,26 +175,50 @@ class _MemFile:
         self.flash = flash
         self.path = path
         self.mode = mode
-        self.pos = 0
+        self.pos = len(flash.files[path]) if "a" in mode else 0
         self.closed = False
 
     def write(self, data):
-        self.flash._check()
-        buf = self.flash.files[self.path]
-        for byte in bytes(data):
-            self.flash._spend()  # the power may fail before this byte lands
-            buf.append(byte)
+        flash = self.flash
+        flash._check()
+        buf = flash.files[self.path]
+        data = bytes(data)
+        flash._room(buf, self.pos, len(data))
+        for byte in data:
+            flash._spend()  # the power may fail before this byte lands
+            if self.pos < len(buf):
+                buf[self.pos] = byte
+            else:
+                buf.append(byte)
+            self.pos += 1
         return len(data)
 
     def read(self, n=-1):
         self.flash._check()
-        data = bytes(self.flash.files[self.path])
+        data = self.flash.files[self.path]
         if n is None or n < 0:
-            chunk = data[self.pos :]
+            chunk = bytes(data[self.pos :])
         else:
-            chunk = data[self.pos : self.pos + n]
+            chunk = bytes(data[self.pos : self.pos + n])
         self.pos += len(chunk)
         return chunk
+
+    def seek(self, offset, whence=0):
+        self.flash._check()
+        if whence == 1:
+            offset += self.pos
+        elif whence == 2:
+            offset += len(self.flash.files[self.path])
+        if offset < 0:
+            raise OSError(22, "invalid seek")
+        buf = self.flash.files[self.path]
+        if offset > len(buf):  # like a file: the gap reads as zeros
+            buf.extend(bytes(offset - len(buf)))
+        self.pos = offset
+        return offset
+
+    def tell(self):
+        return self.pos
 
     def flush(self):
         self.flash._check()
@@ -219,8 +244,9 @@ class MemFlash:
     only makes a torn temporary file shorter).
     """
 
-    def __init__(self, rename_replaces=True):
+    def __init__(self, rename_replaces=True, capacity=None):
         self.files = {}
+        self.capacity = capacity  # bytes the flash holds (None: unlimited); a write past it: OSError 28
         self.rename_replaces = rename_replaces  # False: like FAT, rename onto a file fails
         self._budget = None
         self.dead = False
@@ -245,14 +271,35 @@ class MemFlash:
             raise PowerCut("power cut after %d units" % self.units)
         self.units += 1
 
+    def _room(self, buf, pos, n):
+        """Raise OSError 28 (no space) when writing ``n`` bytes at ``pos`` of ``buf`` would overfill it."""
+        if self.capacity is not None:
+            grow = max(0, pos + n - len(buf))
+            if grow and self.used() + grow > self.capacity:
+                raise OSError(28, "no space left on the flash")
+
+    def used(self):
+        return sum(len(b) for b in self.files.values())
+
     # -- the injected filesystem API ------------------------------------------------
     def open(self, path, mode="rb"):
         self._check()
-        if "w" in mode:
+        if "w" in mode or ("a" in mode and path not in self.files):
             self.files[path] = bytearray()
         elif path not in self.files:
             raise OSError(2, "no such file: %s" % path)
         return _MemFile(self, path, mode)
+
+    def listdir(self):
+        self._check()
+        return [p.lstrip("/") for p in self.files]
+
+    def free(self):
+        """Bytes free (a large figure when the twin has no capacity)."""
+        self._check()
+        if self.capacity is None:
+            return 1 << 30
+        return max(0, self.capacity - self.used())
 
     def rename(self, old, new):
         self._check()
@@ -269,6 +316,96 @@ class MemFlash:
             raise OSError(2, "no such file: %s" % path)
         self._spend()
         del self.files[path]
+
+
+PICO_FLASH_BYTES = 1408 * 1024  # the littlefs partition of a Pico (MicroPython rp2, RPI_PICO)
+
+
+class FolderFlash:
+    """The board's filesystem as the files of a folder (``pipboard sim --flash DIR``): the simulated
+    board's saves and match records outlive the simulator, as the Pico's do a power cycle.
+
+    The same API as ``MemFlash`` and ``pipdrivers.flashfs.FlashFS``; ``capacity`` is the flash size
+    reported by ``free()`` (a Pico's by default), and a write past it fails as on a full flash.
+    """
+
+    dead = False  # (the power of a folder is never cut)
+
+    def __init__(self, folder, capacity=PICO_FLASH_BYTES):
+        import os
+
+        self.folder = os.path.abspath(folder)
+        self.capacity = capacity
+        os.makedirs(self.folder, exist_ok=True)
+
+    def power_on(self):
+        pass
+
+    def _path(self, path):
+        import os
+
+        name = path.lstrip("/")
+        if not name or "/" in name or name in (".", ".."):
+            raise OSError(2, "no such file: %s" % path)
+        return os.path.join(self.folder, name)
+
+    def used(self):
+        import os
+
+        total = 0
+        for name in os.listdir(self.folder):
+            total += os.path.getsize(os.path.join(self.folder, name))
+        return total
+
+    def open(self, path, mode="rb"):
+        if "w" in mode or "a" in mode or "+" in mode:
+            return _FolderFile(self, open(self._path(path), mode))
+        return open(self._path(path), mode)
+
+    def rename(self, old, new):
+        import os
+
+        os.replace(self._path(old), self._path(new))
+
+    def remove(self, path):
+        import os
+
+        os.remove(self._path(path))
+
+    def listdir(self):
+        import os
+
+        return sorted(os.listdir(self.folder))
+
+    def free(self):
+        return max(0, self.capacity - self.used())
+
+
+class _FolderFile:
+    """A file of ``FolderFlash`` opened for writing: a write past the capacity fails (OSError 28)."""
+
+    def __init__(self, flash, f):
+        self.flash = flash
+        self.f = f
+
+    def write(self, data):
+        pos = self.f.tell()
+        self.f.seek(0, 2)
+        end = self.f.tell()
+        self.f.seek(pos)
+        grow = pos + len(data) - end
+        if grow > 0 and self.flash.used() + grow > self.flash.capacity:
+            raise OSError(28, "no space left on the flash")
+        return self.f.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
 
 
 class VirtualEntropy:

@@ -1,50 +1,25 @@
-"""`make bench`: game record timings under the WebAssembly MicroPython, with Pico estimates.
+"""`make bench`: match record figures (tests/pico/bench_record.py) under the unix MicroPython.
 
-Runs tests/pico/bench_record.py (the same script a maker runs on the Pico) under WASM
-MicroPython and multiplies by the measured WASM ratio of generation (tests/bench/README.md). Budgets, on the Pico estimate:
-reading a whole 7-point match back after a power cut (frames, CRCs and the full
-rules replay) within 10 s of switching on, and on average at most 60 bytes of
-flash per turn of play. Prints PASS/FAIL; exits 1 on FAIL.
+The script a maker runs on the Pico runs here with the firmware compiled to .mpy
+(tests/bench/mpy_host.py): bytes per action, flash programmed and erased per append (real
+littlefs on a counting RAM block device, the rp2 geometry), time per append (the Python side
+scaled by the generation ratio, plus the flash's typical program and erase times), recovery after
+a power cut at every byte of an append, and the export of a 200-game money session through the
+protocol (scaled by the JSON ratio, plus USB time). Pico estimates use pipbench.RATIOS
+(tests/bench/README.md). Prints PASS/FAIL per budget; exits 1 on any FAIL.
 """
 
 import os
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-from pipbench import RATIOS  # noqa: E402  (the measured table, tests/bench/README.md)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-PICO_FACTOR = RATIOS["wasm"]["generation"]  # WASM MicroPython -> Pico, generation-like work
-RECOVERY_BUDGET_US = 10000000
-BYTES_PER_ACTION_BUDGET = 60
+from mpy_host import run_pico_script  # noqa: E402
 
 
 def main():
-    script = os.path.join(ROOT, "tests", "pico", "bench_record.py")
-    proc = subprocess.run(["node", os.path.join(ROOT, "tests", "mp_run.mjs"), script], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, check=False)
-    if proc.returncode != 0:
-        print(proc.stdout + proc.stderr)
-        print("FAIL bench_record: the MicroPython script failed")
-        return 1
-    f = {}
-    for word in proc.stdout.split():
-        if "=" in word:
-            name, value = word.split("=", 1)
-            f[name] = int(value)
-    recovery = (f["read_us"] + f["replay_us"]) * PICO_FACTOR
-    per_action = f["bytes"] / f["actions"]
-    print("a 7-point match: %d games, %d actions, %d bytes of record (%.1f per action); "
-          "WASM write %d us, read %d us, replay %d us"
-          % (f["games"], f["actions"], f["bytes"], per_action, f["write_us"], f["read_us"], f["replay_us"]))
-    ok1 = recovery <= RECOVERY_BUDGET_US
-    ok2 = per_action <= BYTES_PER_ACTION_BUDGET
-    print("%s record recovery after a power cut: %.2f s on the Pico estimate (budget %.0f s)"
-          % ("PASS" if ok1 else "FAIL", recovery / 1e6, RECOVERY_BUDGET_US / 1e6))
-    print("%s record size: %.1f bytes per action (budget %d)"
-          % ("PASS" if ok2 else "FAIL", per_action, BYTES_PER_ACTION_BUDGET))
-    return 0 if ok1 and ok2 else 1
+    rc, _ = run_pico_script("bench_record.py")
+    return rc
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ TEMPLATES = (
     b'{"id": 11, "cmd": "new_game", "variant": "nardy"}',
     b'{"id": 12, "cmd": "roll"}',
     b'{"id": 13, "cmd": "repl"}',
+    b'{"id": 14, "cmd": "remote_dice", "dice": [6, 2], "commitment": "a3f1c0d2e4b59687", "roll": 1}',
 )
 TOKENS = (
     b"null", b"true", b"false", b"-1", b"0", b"7", b"1e999", b"3.5", b'""', b'"x"', b"[]", b"{}",
@@ -102,6 +103,9 @@ class RecordingApp:
 
     def inject(self, kind, index, value, player=None):
         self.calls.append(("inject", kind, index, value) if player is None else ("inject", kind, index, value, player))
+
+    def remote_dice(self, dice, commitment, roll):
+        self.calls.append(("remote_dice", dice, commitment, roll))
 
     def pop_event(self):
         return None
@@ -194,10 +198,11 @@ def reference_ok(frame, test_mode):
         "show_play": {"play": ("str",)}, "show_cube": {"action": ("str",)}, "roll": {}, "record": {"offset": ("int",)},
         "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",),
                                                             "player": ("int",)},
-        "repl": {},
+        "repl": {}, "remote_dice": {"dice": ("list",), "commitment": ("str",), "roll": ("int",)},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),
-                "set_dice": ("dice",), "inject": ("kind", "index", "value")}
+                "set_dice": ("dice",), "inject": ("kind", "index", "value"),
+                "remote_dice": ("dice", "commitment", "roll")}
     if type(cmd) is not str or cmd not in allowed:
         return False
     for key in msg:
@@ -227,6 +232,13 @@ def reference_ok(frame, test_mode):
         elif cmd == "set_dice":
             d = msg["dice"]
             if len(d) != 2 or not _is(d[0], ("int",)) or not _is(d[1], ("int",)):
+                return False
+            check_dice(d)
+        elif cmd == "remote_dice":
+            d = msg["dice"]
+            if len(d) != 2 or not _is(d[0], ("int",)) or not _is(d[1], ("int",)):
+                return False
+            if not 16 <= len(msg["commitment"]) <= 64 or msg["roll"] < 1:
                 return False
             check_dice(d)
         elif cmd == "inject":
@@ -283,8 +295,7 @@ def _lines_with(b):
 def _all_lines():
     """Generated one at a time: a list of them would need a 16 KB block in a small heap."""
     for b in range(256):
-        for line in _lines_with(b):
-            yield line
+        yield from _lines_with(b)
     yield bytes(range(256))
     yield bytes(range(255, -1, -1))
     yield b"\x03\x04\x01\x02\x05\x03\x03\x04"

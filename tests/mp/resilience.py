@@ -45,7 +45,7 @@ except ImportError:
 DICE = ((3, 1), (6, 4), (5, 2), (4, 4))
 SCRIPT = ("setup", ("press", g.BTN_WHITE_ROLL), ("play", 0, "8/5 6/5"), ("press", g.BTN_WHITE_ROLL),
           ("press", g.BTN_BLACK_ROLL), ("play", 1, "24/18 13/9"), ("press", g.BTN_BLACK_ROLL))
-KEYS = ("ref", "mrec", "setup", "forced")  # the whole committed match (the referee's state), the record, setup
+KEYS = ("ref", "rec", "setup", "forced")  # the whole committed match (the referee's state), the record, setup
 
 
 def _plain(f):
@@ -64,7 +64,9 @@ def _target_classes():
     from pipdrivers.scan import Scanner
     from pipdrivers.storage import AtomicStore
 
-    return (Controller, Renderer, DiceDisplay, Pixels, AtomicStore, Scanner, Buttons, AppBridge)
+    from pipdrivers.recstore import MatchStore
+
+    return (Controller, Renderer, DiceDisplay, Pixels, AtomicStore, MatchStore, Scanner, Buttons, AppBridge)
 
 
 class Faults:
@@ -127,7 +129,9 @@ class _File:
             files[path] = bytearray()
 
     def write(self, data):
-        self.files[self.path] += data
+        buf = self.files[self.path]
+        buf[self.pos:self.pos + len(data)] = data
+        self.pos += len(data)
         return len(data)
 
     def read(self, n=-1):
@@ -135,6 +139,12 @@ class _File:
         chunk = data[self.pos:] if n < 0 else data[self.pos:self.pos + n]
         self.pos += len(chunk)
         return bytes(chunk)
+
+    def seek(self, offset, whence=0):
+        self.pos = offset + (len(self.files[self.path]) if whence == 2 else 0)
+
+    def tell(self):
+        return self.pos
 
     def flush(self):
         pass
@@ -144,7 +154,7 @@ class _File:
 
 
 class Flash:
-    """An in-memory filesystem with the three calls ``AtomicStore`` makes."""
+    """An in-memory filesystem with the calls ``AtomicStore`` and ``MatchStore`` make."""
 
     def __init__(self):
         self.files = {}
@@ -163,6 +173,9 @@ class Flash:
         if path not in self.files:
             raise OSError(2)
         del self.files[path]
+
+    def listdir(self):
+        return list(self.files)
 
 
 class ScriptDice:
@@ -281,7 +294,11 @@ class Bench:
         if not payload:
             return None
         snap = json.loads(payload)
-        return dict((k, snap.get(k)) for k in KEYS)
+        out = dict((k, snap.get(k)) for k in KEYS)
+        rec = snap.get("rec")
+        if rec and rec[0]:  # the record's committed bytes, as a resume reads them from its file
+            out["record"] = self.app.hw.match_store.read(rec[0], 0, rec[1])
+        return out
 
 
 def run(faults=None, at=-1, kind=None, script=SCRIPT):

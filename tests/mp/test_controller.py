@@ -8,7 +8,8 @@ the board: lift, place, press.
 from pipcore.board import BAR0, NLOC, TRAY0, fill_counts, slot_loc
 from pipcore.controller import (
     CUBE_OFFERED, GAME_OVER, M_ADD, M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_PLAY_FROM,
-    M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, MOVING, OPENING, PICK, SETUP, TURN_START, Controller, ControllerError)
+    M_PLAY_TO, M_REMOVE, M_REQUIRED, M_SOURCE, M_TARGET, MATCH_OVER, MOVING, OPENING, PICK, SETUP, TURN_START, Controller,
+    ControllerError)
 from pipcore.position import Position
 
 
@@ -103,6 +104,51 @@ def test_setup_asks_to_remove_extra_checkers():
     t.counts[10] += 1
     t.send()
     assert t.ctl.phase == SETUP and t.marked(9) == [10]  # M_REMOVE
+
+
+def test_a_new_match_clears_the_colours_the_last_match_left():
+    # a 1-point match ends with black's two back checkers still on white's 24-point: the counts of the
+    # start position alone must not set up the new match; the wrong colour is cleared first
+    from pipcore.matchid import MatchState
+    t = Table({"matchLength": 1})
+    pos = Position.from_dicts({1: 1, "off": 14}, {24: 2, 19: 13})
+    mid = MatchState(on_roll=0, dice=(2, 1), length=1, score=(0, 0), jacoby=False).encode()
+    t.ctl.step(("load", pos.position_id(), 0, (2, 1), mid), 0)
+    t.setup(pos, 0)
+    t.move(1, 0)
+    t.press("DONE")
+    assert t.ctl.phase == MATCH_OVER
+    t.press("DONE")  # a new match
+    assert t.ctl.phase == SETUP
+    back = slot_loc(0, 24)
+    t.setup()  # the counts of the start position, black still on white's 24-point
+    assert t.ctl.phase == SETUP
+    assert t.marked(M_REMOVE) == [back] and t.ctl.mark_player[back] == 1
+    t.counts[back] = 0
+    t.send()
+    assert t.marked(M_ADD) == [back] and t.ctl.mark_player[back] == 0
+    t.counts[back] = 2  # white's back checkers
+    t.send()
+    assert t.ctl.phase == OPENING
+
+
+def test_new_in_the_middle_of_a_roll_clears_the_colours_on_the_board():
+    # NEW (long press) while a roll is half played: white has just moved to its 12-point, where the
+    # start position wants black's 13-point; the checker moved this roll is on the board too
+    t = loaded({13: 2, 6: 13}, {19: 15}, (1, 2))
+    t.move(13, 12)
+    t.press("NEW")
+    assert t.ctl.phase == SETUP
+    mid = slot_loc(0, 12)
+    t.setup()  # the counts of the start position, white still under black's 13-point
+    assert t.ctl.phase == SETUP
+    assert t.marked(M_REMOVE) == [mid] and t.ctl.mark_player[mid] == 0
+    t.counts[mid] = 0
+    t.send()
+    assert t.marked(M_ADD) == [mid] and t.ctl.mark_player[mid] == 1
+    t.counts[mid] = 5
+    t.send()
+    assert t.ctl.phase == OPENING
 
 
 # -- opening --------------------------------------------------------------------
@@ -390,7 +436,7 @@ def test_snapshot_restores_the_turn_with_the_same_dice():
     t = started((3, 1))
     t.move(8, 5)
     snap = t.ctl.snapshot()
-    c = Controller.restore(snap)
+    c = Controller.restore(snap, store=t.ctl.records.store)  # (the store stands for the board's flash)
     assert c.phase == MOVING and c.dice == (3, 1) and c.pos == t.ctl.pos
     c.step(("board", bytes(t.counts)), 0)
     assert c.dice_left() == (1,)  # the physical progress is recognised
@@ -555,7 +601,7 @@ def resumed(t):
     import json
 
     before = bytes(t.ctl.record_bytes())
-    t.ctl = Controller.restore(json.loads(json.dumps(t.ctl.snapshot())))
+    t.ctl = Controller.restore(json.loads(json.dumps(t.ctl.snapshot())), store=t.ctl.records.store)
     assert bytes(t.ctl.record_bytes()) == before  # exactly the saved entries: none lost, none twice
     t.send()
     return t

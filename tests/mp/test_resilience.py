@@ -74,7 +74,7 @@ def test_a_start_that_cannot_read_its_save_keeps_it_for_the_next_start():
     saved = dict(bench.flash.files)
     real_restore = Controller.__dict__["restore"]
 
-    def failing_restore(cls, snap, capacity=None):
+    def failing_restore(cls, snap, capacity=None, store=None):
         raise MemoryError("restore")
 
     Controller.restore = classmethod(failing_restore)
@@ -88,7 +88,9 @@ def test_a_start_that_cannot_read_its_save_keeps_it_for_the_next_start():
     assert bench.flash.files == saved
     again = App(bench.hw)
     assert again.resumed and again.error is None
+    record = committed.pop("record")
     assert dict((k, again.ctl.snapshot().get(k)) for k in committed) == committed
+    assert bytes(again.ctl.record_bytes()) == record and len(record) > 40  # the match's record file too
 
 
 def test_injected_faults_are_counted_and_removed():

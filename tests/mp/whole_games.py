@@ -45,6 +45,9 @@ class DiskFlash:
     def remove(self, path):
         os.remove(self._path(path))
 
+    def listdir(self):
+        return os.listdir(self.folder)
+
 
 class Dice:
     """Seeded dice: a pair per roll."""

@@ -36,11 +36,16 @@ class ActionError(ValueError):
 class WebSim:
     """A simulated board shared by the web page and the protocol port."""
 
-    def __init__(self, seed=None, test_mode=False, options=None, variant="backgammon"):
+    def __init__(self, seed=None, test_mode=False, options=None, variant="backgammon", flash_dir=None):
         from pipboard.simboard import SimBoard
         from pipcore.protocol import AppBridge
 
-        self.board = SimBoard(seed=seed, options=options, variant=variant)
+        flash = None
+        if flash_dir:
+            from pipboard.twins import FolderFlash
+
+            flash = FolderFlash(flash_dir)
+        self.board = SimBoard(seed=seed, options=options, variant=variant, flash=flash)
         self.bridge = AppBridge(SimBoardApp(self.board))
         self.host = hub.BoardHost(self.bridge, test_mode=test_mode)
         self.lock = self.host.lock
@@ -130,10 +135,14 @@ class SimBoardApp:
         else:  # e.g. the bridge swapping in a new controller or wrapping the dice driver
             setattr(self.board.app, name, value)
 
+    MAX_STEP_MS = 1000  # real time the board catches up in one poll (after a long hold of the lock)
+
     def poll(self, now):
         dt = 0 if self.last is None else max(0, now - self.last)
         self.last = now
-        self.board.advance(dt)
+        # a caller that held the board for minutes (a test playing a long session) must not make the next
+        # poll replay those minutes scan by scan while the host waits for its answer
+        self.board.advance(min(dt, self.MAX_STEP_MS))
 
 
 def _handler_for(sim):
@@ -208,15 +217,18 @@ class Servers:
         self.protocol.server_close()
 
 
-def start(seed=None, test_mode=False, host="127.0.0.1", http_port=8765, protocol_port=8766, options=None):
-    """Start everything in background threads (ports 0 = any free port); returns ``Servers``."""
-    return Servers(WebSim(seed=seed, test_mode=test_mode, options=options), host, http_port, protocol_port)
+def start(seed=None, test_mode=False, host="127.0.0.1", http_port=8765, protocol_port=8766, options=None,
+          flash_dir=None):
+    """Start everything in background threads (ports 0 = any free port); returns ``Servers``.
+    ``flash_dir``: the simulated board's flash is that folder (saves and match records outlive the run)."""
+    return Servers(WebSim(seed=seed, test_mode=test_mode, options=options, flash_dir=flash_dir), host, http_port,
+                   protocol_port)
 
 
 def run(host="127.0.0.1", http_port=8765, protocol_port=8766, test_mode=False, seed=None, open_browser=False,
-        out=sys.stdout):
+        out=sys.stdout, flash_dir=None):
     try:
-        servers = start(seed, test_mode, host, http_port, protocol_port)
+        servers = start(seed, test_mode, host, http_port, protocol_port, flash_dir=flash_dir)
     except OSError as exc:
         sys.stderr.write("pipboard sim: cannot listen on %s (ports %d/%d): %s\n"
                          "  another 'pipboard sim' may be running; choose --http-port/--protocol-port\n"
@@ -225,6 +237,8 @@ def run(host="127.0.0.1", http_port=8765, protocol_port=8766, test_mode=False, s
     out.write("Pipboard simulator running%s.\n" % (" in TEST MODE" if test_mode else ""))
     out.write("  open %s in a web browser\n" % servers.url)
     out.write("  protocol on %s  (pipboard monitor --sim %s)\n" % (servers.protocol_address, servers.protocol_address))
+    if flash_dir:
+        out.write("  flash: the folder %s (the game and the match records are kept there)\n" % flash_dir)
     out.write("  Ctrl-C stops it.\n")
     out.flush()
     if open_browser:

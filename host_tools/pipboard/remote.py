@@ -1,0 +1,344 @@
+"""``pipboard remote``: two boards in different places play one match through an MQTT broker.
+
+Each player runs ``pipboard remote --broker URL --match ID --side white``
+(``black`` on the other board). Under ``pipboard/v1/match/ID/`` (docs/room.md):
+
+* ``commit`` (retained): the dice authority's commitment, sha256 of its seed
+  (the authority is white's host; the scheme is ``pipdrivers.dice``);
+* ``salt`` (retained): black's salt, chosen after seeing the commitment, so
+  the authority cannot have picked a seed that suits it;
+* ``dice`` (retained): every roll of the match so far, in order; each host
+  gives its board the next one (``remote_dice``) before the board needs it;
+* ``actions/white``, ``actions/black`` (retained): the record lines of each
+  side's own actions, in order (rolls, committed plays, cube actions);
+* ``stop`` (retained): a disagreement, with the reason; both hosts stop;
+* ``reveal`` (retained): the seed, published at the match's end; both hosts
+  check every roll against the commitment.
+
+A host shows the other side's plays on its board as an outside play
+(``show_play``, cyan, executed by a local hand), answers its cube actions
+(``show_cube``) and rolls for it (``roll``). Every line its board records for
+the other side must be the line the other side published, and every roll the
+board makes must be the authority's: otherwise the match stops on both sides
+with the reason, instead of going on with two different games.
+"""
+
+import os
+import re
+import sys
+import threading
+import time
+
+from pipboard.link import CommandError, Link, LinkError
+from pipboard.mqttlink import BrokerError, BrokerLink
+
+PREFIX = "pipboard/v1/match"
+SIDES = ("white", "black")
+_LINE = re.compile(r"^(white|black) (.*)$")
+
+
+class RemoteError(Exception):
+    """The match cannot go on (a disagreement, a refused command); the message says why."""
+
+
+def action_text(entry):
+    """One entry of the match record as a published action: ``roll 31``, ``play 8/5 6/5``, ``cube take``."""
+    from pipcore.cube import ACTION_NAMES
+
+    kind = entry[0]
+    if kind == "roll":
+        return "roll %d%d" % (entry[2], entry[3])
+    if kind == "play":
+        def point(p):
+            return "bar" if p == 25 else ("off" if p == 0 else str(p))
+        return "play " + (" ".join("%s/%s" % (point(a), point(b)) for a, b in entry[2]) or "-")
+    if kind == "cube":
+        return "cube " + ACTION_NAMES.get(entry[2], str(entry[2]))
+    if kind == "resign":
+        return "resign %d" % entry[2]  # the board has no resign button yet: a resignation stops the match
+    return None
+
+
+def own_lines(entries, side):
+    """The actions of ``side`` (0 white, 1 black) in record entries: its rolls, plays and cube actions."""
+    return [action_text(e) for e in entries if e[0] in ("roll", "play", "cube", "resign") and e[1] == side]
+
+
+def rolls_in(entries):
+    """Every roll in record entries, in order: opening rolls (ties included) and turn rolls."""
+    out = []
+    for e in entries:
+        if e[0] == "opening":
+            out.append([e[1], e[2]])
+        elif e[0] == "roll":
+            out.append([e[2], e[3]])
+    return out
+
+
+class RemoteMatch:
+    """One side of a remote match: a board link and the broker (see module doc)."""
+
+    def __init__(self, link, broker_url, match, side, out=sys.stdout, seed=None):
+        if side not in SIDES:
+            raise RemoteError("side must be white or black")
+        if not re.match(r"^[A-Za-z0-9_.-]{1,40}$", match or ""):
+            raise RemoteError("match ID %r: use 1-40 letters, digits, '_', '-' or '.'" % (match,))
+        self.link = link
+        self.match = match
+        self.side = side
+        self.other = SIDES[1 - SIDES.index(side)]
+        self.authority = side == "white"
+        self.out = out
+        self.lock = threading.RLock()
+        self.commitment = None
+        self.salt = None
+        self.rolls = []  # the authority's rolls, as published
+        self.theirs = []  # the other side's published action lines
+        self.applied = 0  # how many of them were carried out on this board
+        self.mine_published = 0
+        self.rolls_used = 0  # rolls this board has made in the match
+        self.queued = 0  # the roll number given to the board last
+        self.stopped = None
+        self.revealed = None
+        self.verified = None
+        if self.authority:
+            from pipdrivers.dice import Dice
+
+            self.dice = Dice(seed or os.urandom(32))
+            self.commitment = self.dice.commitment
+        self.broker = BrokerLink(broker_url, "pipboard-remote-" + side, on_connect=self._on_connect,
+                                 on_message=self._on_message)
+
+    def topic(self, *parts):
+        return "/".join((PREFIX, self.match) + parts)
+
+    def say(self, text):
+        if self.out is not None:
+            self.out.write("%s\n" % text)
+            self.out.flush()
+
+    # -- broker ----------------------------------------------------------------------
+    def _on_connect(self, broker):
+        broker.subscribe(self.topic("#"))
+        with self.lock:
+            if self.authority:
+                broker.publish(self.topic("commit"), {"v": 1, "commitment": self.commitment}, retain=True)
+                if self.rolls:
+                    self._publish_rolls()
+            self._publish_mine()
+
+    def _on_message(self, topic, obj, retained):
+        leaf = topic[len(self.topic()) + 1:]
+        with self.lock:
+            if leaf == "commit" and not self.authority:
+                if isinstance(obj.get("commitment"), str):
+                    if self.commitment not in (None, obj["commitment"]):
+                        self._stop("the dice authority changed its commitment", publish=True)
+                    self.commitment = obj["commitment"]
+                    if self.salt is None:
+                        self.salt = os.urandom(16).hex()
+                    self.broker.publish(self.topic("salt"), {"v": 1, "salt": self.salt}, retain=True)
+            elif leaf == "salt" and self.authority:
+                if isinstance(obj.get("salt"), str) and self.salt is None and not self.dice.drawn:
+                    self.salt = obj["salt"]
+                    self.dice.add_salt(self.salt.encode())
+                    self.say("dice: commitment %s, salt %s from black" % (self.commitment, self.salt))
+                    self._next_roll()
+            elif leaf == "dice" and not self.authority:
+                rolls = obj.get("rolls")
+                if isinstance(rolls, list) and len(rolls) > len(self.rolls):
+                    if rolls[:len(self.rolls)] != self.rolls:
+                        self._stop("the dice authority published different earlier rolls", publish=True)
+                    self.rolls = [list(r) for r in rolls]
+            elif leaf == "actions/" + self.other:
+                lines = obj.get("lines")
+                if isinstance(lines, list) and len(lines) >= len(self.theirs):
+                    if lines[:len(self.theirs)] != self.theirs:
+                        self._stop("%s's published actions changed" % self.other, publish=True)
+                    self.theirs = list(lines)
+            elif leaf == "stop" and obj.get("reason") and self.stopped is None:
+                self.stopped = obj["reason"]
+                self.say("MATCH STOPPED by %s's host: %s" % (obj.get("by"), obj["reason"]))
+            elif leaf == "reveal" and not self.authority and isinstance(obj.get("seed"), str):
+                self.revealed = obj["seed"]
+
+    def _publish_rolls(self):
+        self.broker.publish(self.topic("dice"), {"v": 1, "commitment": self.commitment, "rolls": self.rolls},
+                            retain=True)
+
+    def _next_roll(self):
+        self.rolls.append(list(self.dice.roll()))
+        self._publish_rolls()
+
+    def _publish_mine(self):
+        self.broker.publish(self.topic("actions", self.side), {"v": 1, "lines": self.mine}, retain=True)
+
+    def _stop(self, reason, publish=True):
+        if self.stopped is not None:
+            return
+        self.stopped = reason
+        self.say("MATCH STOPPED: %s" % reason)
+        if publish:
+            self.broker.publish(self.topic("stop"), {"v": 1, "by": self.side, "reason": reason}, retain=True)
+
+    # -- the board -------------------------------------------------------------------
+    mine = ()
+
+    def step(self):
+        """One look at the board: give it the next roll, publish our lines, carry out theirs, check both."""
+        snap = self.link.snapshot()
+        record = self._record_lines(snap)
+        with self.lock:
+            if self.stopped:
+                return snap
+            self._check_rolls(record)
+            mine = own_lines(record, SIDES.index(self.side))
+            if list(mine) != list(self.mine):
+                self.mine = list(mine)
+                self._publish_mine()
+            self._check_theirs(record)
+            if self.stopped:
+                return snap
+            if self.authority and len(self.rolls) <= self.rolls_used + 1 and self.salt is not None:
+                self._next_roll()  # one roll ahead, so a board that rolls again at once has it
+            if self.rolls_used < len(self.rolls) and self.queued != self.rolls_used + 1:
+                k = self.rolls_used
+                self.link.request("remote_dice", dice=self.rolls[k], commitment=self.commitment or "-" * 16,
+                                  roll=k + 1)
+                self.queued = k + 1
+                if k == 0:
+                    self.say("the dice are ready (commitment %s): press ROLL" % self.commitment)
+        self._act(snap)
+        if snap.get("phase") == "match-over":
+            self._finish()
+        return snap
+
+    def _record_lines(self, snap):
+        """The whole match's record entries (the board's binary record, or its text log rewritten)."""
+        from pipboard.export import board_record
+        from pipcore.record import read_record
+
+        key = (snap.get("seq"), snap.get("record_lines"), snap.get("game"))
+        if key == self._record_key:
+            return self._entries  # nothing happened on the board: the record is as read last time
+        data = self.link.record()
+        entries = read_record(board_record(data, snap)).entries if data else []
+        self._record_key, self._entries = key, entries
+        return entries
+
+    def _check_rolls(self, record):
+        """Every roll the board made must be the authority's, in order."""
+        dice = rolls_in(record)
+        for i, d in enumerate(dice):
+            if i >= len(self.rolls) or list(d) != list(self.rolls[i]):
+                want = self.rolls[i] if i < len(self.rolls) else None
+                self._stop("roll %d on the %s board was %d%d but the dice authority's is %s" % (
+                    i + 1, self.side, d[0], d[1], "%d%d" % tuple(want) if want else "not rolled yet"))
+                return
+        self.rolls_used = len(dice)
+
+    def _check_theirs(self, record):
+        """The other side's lines on this board must be what it published."""
+        here = own_lines(record, SIDES.index(self.other))
+        for i, line in enumerate(here):
+            if i >= len(self.theirs):
+                self._stop("this board recorded %r for %s, which %s did not publish" % (line, self.other,
+                                                                                       self.other))
+                return
+            if line != self.theirs[i]:
+                self._stop("%s played %r, but this board recorded %r" % (self.other, self.theirs[i], line))
+                return
+        self.applied = len(here)
+
+    def _act(self, snap):
+        """Carry out the other side's next action on this board (show its play, its cube action, roll for it)."""
+        if self.stopped or self.applied >= len(self.theirs):
+            return
+        line = self.theirs[self.applied]
+        kind, _, what = line.partition(" ")
+        other = SIDES.index(self.other)
+        phase = snap.get("phase")
+        try:
+            if kind == "roll" and phase == "turn-start" and snap.get("mover") == other:
+                self.link.roll()
+            elif kind == "play" and phase in ("moving", "pick") and snap.get("mover") == other:
+                if self.shown != (self.applied, snap.get("position_id")):
+                    self.link.show_play(what)
+                    self.shown = (self.applied, snap.get("position_id"))
+                    self.say("%s plays %s: move it on this board as the LEDs show (cyan), then press DONE"
+                             % (self.other, what))
+            elif kind == "cube" and what == "double" and phase == "turn-start" and snap.get("mover") == other:
+                self.link.show_cube("double")
+            elif kind == "cube" and what != "double" and phase == "cube-offered":
+                self.link.show_cube(what)
+            elif kind == "resign":
+                self._stop("%s resigned, which this board cannot record" % self.other)
+        except CommandError as exc:
+            self._stop("this board refused %s's %r: %s" % (self.other, line, exc.message))
+
+    shown = None
+    _record_key = None
+    _entries = ()
+
+    def _finish(self):
+        from pipdrivers.dice import FairnessError, verify
+
+        with self.lock:
+            if self.verified is not None:
+                return
+            if self.authority:
+                self.revealed = self.dice.reveal()
+                self.broker.publish(self.topic("reveal"), {"v": 1, "seed": self.revealed}, retain=True)
+            if self.revealed is None or self.salt is None:
+                return
+            flat = [d for roll in self.rolls[:self.rolls_used] for d in roll]
+            try:
+                n = verify(self.revealed, self.commitment, flat, self.salt.encode())
+                self.verified = "every die checked (%d) against the commitment %s" % (n, self.commitment)
+            except FairnessError as exc:
+                self.verified = "DICE NOT FAIR: %s" % exc
+            self.say("match over. dice: %s" % self.verified)
+
+    def run(self, stop=None, poll_s=0.05):
+        """Play until the match is over and checked, or stopped; returns the exit code."""
+        self.broker.start()
+        self.say("remote match %s: you play %s on %s%s" % (
+            self.match, self.side, self.link.name, " (dice authority)" if self.authority else ""))
+        if self.authority:
+            self.say("dice commitment: %s (waiting for black's salt)" % self.commitment)
+        try:
+            while stop is None or not stop():
+                self.step()
+                if self.stopped:
+                    return 1
+                if self.verified is not None:
+                    return 0 if self.verified.startswith("every") else 1
+                time.sleep(poll_s)
+        finally:
+            self.broker.stop()
+        return 1  # stopped from outside before the match was over and checked
+
+
+def add_arguments(p):
+    p.add_argument("--broker", required=True, help="the MQTT broker both players use, mqtt://HOST:PORT")
+    p.add_argument("--match", required=True, help="the match's name, the same on both boards")
+    p.add_argument("--side", required=True, choices=SIDES, help="the colour played on this board")
+
+
+def run(args, out=sys.stdout):
+    from pipboard.hostcli import target_of
+
+    try:
+        link = Link.open(target_of(args))
+    except (LinkError, CommandError) as exc:
+        sys.stderr.write("pipboard remote: %s\n" % exc)
+        return 1
+    try:
+        return RemoteMatch(link, args.broker, args.match, args.side, out).run()
+    except (RemoteError, BrokerError, LinkError) as exc:
+        sys.stderr.write("pipboard remote: %s\n" % exc)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        link.close()

@@ -1,0 +1,542 @@
+"""``pipboard room``: a tournament room, every board bridged to an MQTT broker (docs/room.md).
+
+One ``BoardBridge`` thread per board speaks the board protocol
+(``pipboard.link``: a USB port or a simulator) and publishes, under
+``pipboard/v1/room/ROOM/board/NAME/``:
+
+* ``snapshot`` (retained): Position ID, Match ID, score, phase, players,
+  event, round, last play... what a spectator needs to draw the board;
+* ``events``: the board's numbered events, renumbered by the room (``seq``
+  1, 2, 3... per board for as long as the room runs, ``epoch`` naming the
+  run), so a subscriber sees a gap and asks for a resync;
+* ``match`` (retained) and a ``match`` event: the record of a finished
+  match as .mat and SGF text (also written to ``--record DIR``).
+
+The bridge survives the board going away (it retries and, on reconnect,
+publishes a ``resync`` event carrying the fresh snapshot) and the broker
+restarting (paho reconnects; on every connection the retained topics are
+published again). Every event is kept in memory, so a subscriber that saw a
+gap asks for it on ``room/ROOM/resync`` and gets it again.
+"""
+
+import json
+import os
+import re
+import sys
+import threading
+import time
+
+from pipboard.link import CommandError, Link, LinkError
+from pipboard.mqttlink import BrokerError, BrokerLink
+
+ROOM_VERSION = 1
+PREFIX = "pipboard/v%d/room" % ROOM_VERSION
+SNAPSHOT_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
+MAX_REPLAY = 5000  # events sent again for one resync request
+REPLAY_COALESCE_S = 1.0  # requests for events already being replayed are one request
+HEARTBEAT_S = 2.0  # a board's snapshot is published at least this often
+NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+
+
+class RoomError(Exception):
+    """A bad room set-up (a board name, a pairing, the config file)."""
+
+
+def room_topic(room, *parts):
+    return "/".join((PREFIX, room) + parts)
+
+
+def board_topic(room, board, leaf):
+    return room_topic(room, "board", board, leaf)
+
+
+def check_name(kind, name):
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise RoomError("%s name %r: use 1-40 letters, digits, '_', '-' or '.'" % (kind, name))
+    return name
+
+
+def last_play_of(text):
+    """The play part of a record line (``white 31: 8/5 6/5``), or None for other lines."""
+    m = re.match(r"^(white|black) (\d)(\d): (.*)$", text or "")
+    return None if m is None else text
+
+
+def safe_file_part(text):
+    part = re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-.")
+    return part[:40] or "x"
+
+
+def record_file_stem(event, round_, white, black):
+    """``Club-night_r3_Alice-vs-Bob``: a finished match's file name (event, round, players)."""
+    return "%s_r%s_%s-vs-%s" % (safe_file_part(event or "match"), safe_file_part(round_ or 0),
+                                safe_file_part(white), safe_file_part(black))
+
+
+class Recorder:
+    """Writes finished matches as .mat and .sgf (gnubg's formats) under ``folder``."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        os.makedirs(folder, exist_ok=True)
+        self.lock = threading.Lock()
+
+    def write(self, stem, mat, sgf):
+        with self.lock:
+            n = 1
+            name = stem
+            while os.path.exists(os.path.join(self.folder, name + ".mat")):
+                n += 1
+                name = "%s-%d" % (stem, n)
+            paths = []
+            for ext, text in ((".mat", mat), (".sgf", sgf)):
+                path = os.path.join(self.folder, name + ext)
+                tmp = path + ".part"
+                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                    f.write(text)
+                os.replace(tmp, path)
+                paths.append(path)
+            return paths
+
+
+def match_texts(data, snapshot, players):
+    """(.mat text, .sgf text) of a board's record with the room's player names."""
+    from pipboard.export import board_record
+    from pipboard.matfile import export_mat
+    from pipboard.sgffile import export_sgf
+    from pipcore.record import read_record
+
+    record = read_record(board_record(data, snapshot))
+    record.players = [players.get("white") or "white", players.get("black") or "black"]
+    return export_mat(record), export_sgf(record, time.strftime("%Y-%m-%d"))
+
+
+class BoardBridge:
+    """One board of the room: its link, its room-numbered events and its retained snapshot."""
+
+    def __init__(self, room, name, target, publish, players=None, event=None, round_=None, recorder=None,
+                 retry_s=1.0, out=None):
+        self.room = room
+        self.name = check_name("board", name)
+        self.target = target
+        self.publish = publish  # publish(topic, obj, retain)
+        self.players = dict(players or {})
+        self.event_name = event
+        self.round = round_
+        self.recorder = recorder
+        self.retry_s = retry_s
+        self.out = out
+        self.epoch = "%x" % int(time.time() * 1000)
+        self.lock = threading.RLock()
+        self.seq = 0
+        self.log = []  # every event published: (seq, payload)
+        self.last_replay = None  # (first seq, time) of the last replay
+        self.state_at = 0.0  # when the snapshot was last published
+        self.snapshot = None  # the board's last snapshot
+        self.last_play = None
+        self.online = False
+        self.board_seq = None
+        self.recorded = set()  # record digests already written (a reconnect never records twice)
+        self.matches = 0
+        self.link = None
+        self.running = False
+        self.thread = None
+        self.stats = {"connects": 0, "resyncs": 0, "events": 0, "board_gaps": 0}
+
+    # -- what is published -------------------------------------------------
+    def state(self):
+        """The retained snapshot payload."""
+        snap = self.snapshot or {}
+        return {
+            "v": ROOM_VERSION, "room": self.room, "board": self.name, "epoch": self.epoch, "seq": self.seq,
+            "online": self.online, "target": self.target,
+            "players": {"white": self.players.get("white") or "white", "black": self.players.get("black") or "black"},
+            "event": self.event_name, "round": self.round,
+            "position_id": snap.get("position_id"), "match_id": snap.get("match_id"),
+            "score": snap.get("score"), "match_length": snap.get("match_length"), "clock": snap.get("clock"),
+            "phase": snap.get("phase"), "mover": snap.get("mover"), "dice": snap.get("dice"),
+            "cube": snap.get("cube"), "game": snap.get("game"), "variant": snap.get("variant"),
+            "message": snap.get("message"), "result": snap.get("result"), "error": snap.get("error"),
+            "last_play": self.last_play, "matches": self.matches, "time": time.time(),
+        }
+
+    def publish_state(self):
+        with self.lock:
+            self.state_at = time.monotonic()
+            self.publish(board_topic(self.room, self.name, "snapshot"), self.state(), True)
+
+    def emit(self, name, fields):
+        """Publish one room event (numbered) and keep it for resyncs."""
+        with self.lock:
+            self.seq += 1
+            payload = {"v": ROOM_VERSION, "board": self.name, "epoch": self.epoch, "seq": self.seq, "event": name,
+                       "time": time.time()}
+            for key in fields:
+                if key not in ("event", "seq"):
+                    payload[key] = fields[key]
+            self.log.append(payload)
+            self.stats["events"] += 1
+            self.publish(board_topic(self.room, self.name, "events"), payload, False)
+            return payload
+
+    def replay(self, first):
+        """Publish again the events from ``first`` on (a subscriber saw a gap)."""
+        with self.lock:
+            if not isinstance(first, int) or isinstance(first, bool) or first < 1 or first > self.seq:
+                return 0
+            now = time.monotonic()
+            last = self.last_replay
+            if last is not None and last[0] <= first and now - last[1] < REPLAY_COALESCE_S:
+                return 0  # the same events are on their way to every subscriber already
+            self.last_replay = (first, now)
+            sent = 0
+            for payload in self.log[first - 1:first - 1 + MAX_REPLAY]:
+                self.publish(board_topic(self.room, self.name, "events"), payload, False)
+                sent += 1
+            return sent
+
+    def set_pairing(self, pairing):
+        """A director's pairing (``white``, ``black``, ``round``, ``event``), from the config or the broker."""
+        with self.lock:
+            for side in ("white", "black"):
+                if isinstance(pairing.get(side), str) and pairing[side].strip():
+                    self.players[side] = pairing[side].strip()[:60]
+            if "round" in pairing and isinstance(pairing["round"], (int, str)):
+                self.round = pairing["round"]
+            if isinstance(pairing.get("event"), str):
+                self.event_name = pairing["event"][:80]
+        self.publish_state()
+
+    # -- the board side ------------------------------------------------------
+    def say(self, text):
+        if self.out is not None:
+            self.out.write("[%s] %s\n" % (self.name, text))
+            self.out.flush()
+
+    def start(self):
+        self.running = True
+        self.publish_state()
+        self.thread = threading.Thread(target=self.run, name="room-" + self.name, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.running = False
+        if self.thread is not None:
+            self.thread.join(5)
+        if self.link is not None:
+            self.link.close()
+
+    def run(self):
+        said = None
+        while self.running:
+            try:
+                self.link = Link.open(self.target, timeout=3.0)
+            except (LinkError, CommandError, OSError) as exc:
+                if str(exc) != said:
+                    said = str(exc)
+                    self.say("waiting for the board: %s" % exc)
+                time.sleep(self.retry_s)
+                continue
+            said = None
+            try:
+                self.connected(self.link.hello_reply)
+                while self.running:
+                    self.pump(0.5)
+            except (LinkError, CommandError, OSError) as exc:
+                self.say("board link lost (%s); reconnecting" % exc)
+            finally:
+                self.link.close()
+                self.link = None
+                if self.online:
+                    self.online = False
+                    self.emit("offline", {})
+                    self.publish_state()
+                if self.running:
+                    time.sleep(self.retry_s)
+
+    def connected(self, hello):
+        """A (re)connection: a resync event with the fresh snapshot (nothing assumed from before)."""
+        self.stats["connects"] += 1
+        snap = hello.get("snapshot") or self.link.snapshot()
+        self.board_seq = snap.get("seq")
+        self.online = True
+        self.snapshot = snap
+        self.emit("resync", {"reason": "connected", "firmware": hello.get("firmware"), "snapshot": snap})
+        self.publish_state()
+        self.say("connected: %s, firmware %s" % (self.link.name, hello.get("firmware")))
+        self.check_match_end()
+
+    def pump(self, timeout):
+        """Forward what the board sends within ``timeout`` s; one snapshot after a burst of events."""
+        event = self.link.next_event(timeout)
+        if event is None:
+            return False
+        refresh = False
+        while event is not None:
+            refresh = self.forward(event) or refresh
+            if event.get("event") == "phase" and event.get("phase") in ("game-over", "match-over"):
+                self.refresh()  # read the record now, before anyone presses DONE for the next match
+                refresh = False
+            event = self.link.next_event(0.002)  # the rest of a burst (a DONE brings several events)
+        if refresh:
+            self.refresh()
+        return True
+
+    def refresh(self):
+        self.snapshot = self.link.snapshot()
+        self.publish_state()
+        self.check_match_end()
+
+    def forward(self, event):
+        seq = event.get("seq")
+        name = event.get("event")
+        if isinstance(seq, int) and isinstance(self.board_seq, int) and seq != self.board_seq + 1:
+            if seq <= self.board_seq:
+                return False  # already forwarded
+            self.stats["board_gaps"] += 1
+            snap = self.link.snapshot()
+            self.snapshot = snap
+            self.emit("resync", {"reason": "board events %d..%d lost" % (self.board_seq + 1, seq - 1),
+                                 "snapshot": snap})
+        if isinstance(seq, int):
+            self.board_seq = seq
+        fields = dict(event)
+        fields["board_seq"] = seq
+        fields.pop("seq", None)
+        if name == "record" and last_play_of(event.get("text")):
+            self.last_play = event["text"]
+        elif name in ("new_game", "record_reset"):
+            self.last_play = None
+        self.emit(name or "event", fields)
+        return name in SNAPSHOT_EVENTS
+
+    def check_match_end(self):
+        """At a match's end (a money game's end), pull the record, write it and publish it once."""
+        snap = self.snapshot or {}
+        phase = snap.get("phase")
+        if phase != "match-over" and not (phase == "game-over" and not snap.get("match_length")):
+            return
+        import hashlib
+
+        from pipboard.export import ExportError
+
+        try:
+            data = self.link.record()
+        except CommandError as exc:
+            self.say("cannot read the match record: %s" % exc)
+            return
+        digest = hashlib.sha256(data).hexdigest()
+        if digest in self.recorded:
+            return
+        players = self.state()["players"]
+        try:
+            mat, sgf = match_texts(data, snap, players)
+        except (ExportError, ValueError) as exc:
+            self.recorded.add(digest)
+            self.emit("match_error", {"message": str(exc)})
+            self.say("the match record cannot be exported: %s" % exc)
+            return
+        self.recorded.add(digest)
+        stem = record_file_stem(self.event_name, self.round, players["white"], players["black"])
+        files = self.recorder.write(stem, mat, sgf) if self.recorder is not None else []
+        self.matches += 1
+        match = {"event_name": self.event_name, "round": self.round, "players": players,
+                 "score": snap.get("score"), "match_length": snap.get("match_length"), "result": snap.get("result"),
+                 "file": stem, "files": [os.path.basename(p) for p in files], "mat": mat, "sgf": sgf}
+        payload = self.emit("match", match)
+        self.publish(board_topic(self.room, self.name, "match"), payload, True)
+        self.publish_state()
+        self.say("match over %s: recorded %s" % (snap.get("score"), ", ".join(files) or "(no --record folder)"))
+
+
+class Room:
+    """The room: a broker link and one bridge per board."""
+
+    def __init__(self, broker_url, room, boards, record_dir=None, event=None, out=None):
+        self.room = check_name("room", room)
+        self.recorder = Recorder(record_dir) if record_dir else None
+        self.out = out
+        status = room_topic(self.room, "status")
+        self.broker = BrokerLink(broker_url, "pipboard-room", on_connect=self._on_connect,
+                                 on_message=self._on_message, will=(status, {"v": ROOM_VERSION, "online": False}))
+        self.bridges = {}
+        self.running = False
+        for spec in boards:
+            name = spec["name"]
+            if name in self.bridges:
+                raise RoomError("board %r is named twice" % name)
+            self.bridges[name] = BoardBridge(self.room, name, spec["target"], self._publish,
+                                             players={"white": spec.get("white"), "black": spec.get("black")},
+                                             event=spec.get("event", event), round_=spec.get("round"),
+                                             recorder=self.recorder, out=out)
+        if not self.bridges:
+            raise RoomError("a room needs at least one board (--board NAME=TARGET)")
+
+    def _publish(self, topic, obj, retain):
+        self.broker.publish(topic, obj, retain=retain)
+
+    def _on_connect(self, link):
+        link.subscribe(room_topic(self.room, "resync"))
+        link.subscribe(room_topic(self.room, "board", "+", "pairing"))
+        link.publish(room_topic(self.room, "status"), self.status(), retain=True)
+        for bridge in self.bridges.values():  # a restarted broker forgot the retained state
+            bridge.publish_state()
+            with bridge.lock:
+                if bridge.log:
+                    match = [p for p in bridge.log if p["event"] == "match"]
+                    if match:
+                        link.publish(board_topic(self.room, bridge.name, "match"), match[-1], retain=True)
+
+    def status(self):
+        return {"v": ROOM_VERSION, "online": True, "room": self.room, "boards": sorted(self.bridges),
+                "time": time.time()}
+
+    def _on_message(self, topic, obj, retained):
+        if topic == room_topic(self.room, "resync"):
+            bridge = self.bridges.get(obj.get("board"))
+            if bridge is not None:
+                bridge.stats["resyncs"] += 1
+                bridge.replay(obj.get("from"))
+            return
+        parts = topic.split("/")
+        if len(parts) == 7 and parts[-1] == "pairing" and parts[5] in self.bridges:
+            self.bridges[parts[5]].set_pairing(obj)
+
+    def start(self, wait=5.0):
+        self.broker.start()
+        for bridge in self.bridges.values():
+            bridge.start()
+        self.running = True
+        threading.Thread(target=self._heartbeat, name="room-heartbeat", daemon=True).start()
+        return self.broker.wait_connected(wait)
+
+    def _heartbeat(self):
+        """Each board's snapshot at least every HEARTBEAT_S: a subscriber that lost events sees it by its seq."""
+        while self.running:
+            time.sleep(HEARTBEAT_S / 4)
+            now = time.monotonic()
+            for bridge in list(self.bridges.values()):
+                if self.running and now - bridge.state_at >= HEARTBEAT_S and self.broker.connected.is_set():
+                    bridge.publish_state()
+
+    def stop(self):
+        self.running = False
+        for bridge in self.bridges.values():
+            bridge.running = False
+        for bridge in self.bridges.values():
+            bridge.stop()
+        self.broker.publish(room_topic(self.room, "status"), {"v": ROOM_VERSION, "online": False}, retain=True)
+        time.sleep(0.2)
+        self.broker.stop()
+
+
+# -- the command -------------------------------------------------------------------
+def parse_boards(args):
+    """Board specs from ``--config FILE`` and ``--board NAME=TARGET`` / ``--pair NAME=WHITE,BLACK[,ROUND]``."""
+    boards = []
+    if args.config:
+        try:
+            with open(args.config, encoding="utf-8") as f:
+                config = json.load(f)
+        except (OSError, ValueError) as exc:
+            raise RoomError("cannot read the room config %s: %s" % (args.config, exc))
+        if not isinstance(config, dict) or not isinstance(config.get("boards", []), list):
+            raise RoomError("the room config is a JSON object with a list 'boards'")
+        for spec in config.get("boards", []):
+            if not isinstance(spec, dict) or "name" not in spec or "target" not in spec:
+                raise RoomError("each board of the config needs 'name' and 'target': %r" % (spec,))
+            boards.append(dict(spec))
+        for key in ("room", "event", "broker", "record"):
+            if config.get(key) and not getattr(args, key, None):
+                setattr(args, key, config[key])
+    for text in args.board or []:
+        name, sep, target = text.partition("=")
+        if not sep or not target:
+            raise RoomError("--board %r: write NAME=TARGET (a serial port, or sim:HOST:PORT)" % text)
+        boards.append({"name": check_name("board", name), "target": target})
+    by_name = {b["name"]: b for b in boards}
+    for text in args.pair or []:
+        name, sep, rest = text.partition("=")
+        fields = rest.split(",")
+        if not sep or name not in by_name or len(fields) not in (2, 3):
+            raise RoomError("--pair %r: write BOARD=WHITE,BLACK[,ROUND] for a board named by --board" % text)
+        by_name[name]["white"], by_name[name]["black"] = fields[0].strip(), fields[1].strip()
+        if len(fields) == 3:
+            by_name[name]["round"] = fields[2].strip()
+    for spec in boards:
+        check_name("board", spec["name"])
+        if "round" not in spec and getattr(args, "round", None) is not None:
+            spec["round"] = args.round
+    return boards
+
+
+def add_arguments(p):
+    p.add_argument("--broker", help="the MQTT broker, mqtt://HOST:PORT (default mqtt://127.0.0.1:1883)")
+    p.add_argument("--room", help="the room's name in the topics (default 'club')")
+    p.add_argument("--event", help="the event's name (recorded with every match)")
+    p.add_argument("--round", help="the round (recorded with every match; --pair can give one per board)")
+    p.add_argument("--board", action="append", metavar="NAME=TARGET",
+                   help="a board: its name and its port (/dev/ttyACM0, COM5) or simulator (sim:HOST:PORT); repeat")
+    p.add_argument("--pair", action="append", metavar="NAME=WHITE,BLACK[,ROUND]", help="the players of a board")
+    p.add_argument("--config", help="a JSON file: {\"room\", \"event\", \"boards\": [{\"name\", \"target\", "
+                   "\"white\", \"black\", \"round\"}]}")
+    p.add_argument("--record", metavar="DIR", help="write every finished match to DIR as .mat and .sgf")
+    p.add_argument("--http-port", type=int, default=8780, help="the room page's port (default 8780; 0: no page)")
+    p.add_argument("--host", default="127.0.0.1", help="address the room page listens on (default 127.0.0.1)")
+    p.add_argument("--demo", type=int, default=0, metavar="N",
+                   help="add N simulated boards that play matches by themselves (to try the room)")
+
+
+def run(args, out=sys.stdout):
+    from pipboard.mqttlink import BrokerError as _BrokerError
+
+    demo = []
+    try:
+        boards = parse_boards(args)
+        if args.demo:
+            from pipboard.simtable import SimTable
+
+            for i in range(args.demo):
+                table = SimTable(seed=1000 + i, match_length=5, pace_s=0.4)
+                demo.append(table)
+                boards.append({"name": "sim%d" % (i + 1), "target": table.target, "white": "Sim W%d" % (i + 1),
+                               "black": "Sim B%d" % (i + 1), "round": args.round or 1})
+        room = Room(args.broker or "mqtt://127.0.0.1:1883", args.room or "club", boards, args.record,
+                    args.event, out)
+    except (RoomError, _BrokerError) as exc:
+        sys.stderr.write("pipboard room: %s\n" % exc)
+        return 2
+    page = None
+    if not room.start(wait=5.0):
+        out.write("broker %s not reachable yet: the room keeps trying\n" % room.broker.url)
+    if args.http_port:
+        from pipboard.roompage import RoomPage
+
+        try:
+            page = RoomPage(room.broker.url, room.room, args.host, args.http_port)
+        except OSError as exc:
+            sys.stderr.write("pipboard room: the room page cannot listen on port %d: %s\n" % (args.http_port, exc))
+            room.stop()
+            return 1
+        out.write("room page: %s\n" % page.url)
+    for table in demo:
+        table.start()
+    out.write("room %r on %s: %d board%s%s. Ctrl-C stops it.\n" % (
+        room.room, room.broker.url, len(room.bridges), "" if len(room.bridges) == 1 else "s",
+        ", recording to %s" % args.record if args.record else ""))
+    out.flush()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        out.write("\nstopping the room.\n")
+    finally:
+        for table in demo:
+            table.stop()
+        if page is not None:
+            page.close()
+        room.stop()
+    return 0
+
+
+__all__ = ["Room", "BoardBridge", "Recorder", "RoomError", "BrokerError", "room_topic", "board_topic"]
