@@ -512,11 +512,12 @@ class Tracker:
                         out.append(child)  # (landing on a stack the switches clip is not seen either)
             elif search and self.budget <= 0:
                 self.starved = True
-            elif search:
+            elif search and self._reach is not None:
+                reach = self._reach
                 for j in gains:
                     q = loc_point(mover, j, False)
                     if 0 <= q < p:
-                        self._reach(self, node, p, q, out)
+                        reach(self, node, p, q, out)
         return out
 
     def reading(self, node, s):
