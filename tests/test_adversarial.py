@@ -104,7 +104,8 @@ def test_higher_die_when_only_one_can_be_played():
 def test_bear_off_with_a_checker_outside():
     # 6-3 with a checker on 10: the 6 may bring it home (10/4), after which only the 3 bears off;
     # a 6 from the 6-point never goes off in any legal play
-    t = loaded({10: 1, 6: 4, 3: 10}, {19: 15}, (6, 3))
+    # (no stack taller than the switches: a checker taken unseen from one could be the one in the tray)
+    t = loaded({10: 1, 6: 4, 3: 5, 2: 5}, {19: 15}, (6, 3))
     t.move(6, 0)
     assert t.marked(M_ERROR) == [TRAY0]
     refused(t)

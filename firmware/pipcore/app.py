@@ -14,7 +14,8 @@ asks; save its state when it asks; redraw the LEDs right after any change
 
 Buttons (geometry.BUTTON_NAMES): a player's roll/done button is ROLL before
 the roll and DONE after it; double, take and drop act on the cube (double,
-facing a double, beavers; after a beaver, raccoons); ``menu`` short shows
+facing a double, beavers; after a beaver, raccoons); each side's four act only
+for that side (the controller refuses the other side's out of turn); ``menu`` short shows
 the next candidate when the board asks to pick; ``menu`` long toggles
 tournament mode; ``undo`` long starts a new match.
 
@@ -216,7 +217,8 @@ class App:
             elif name == "DOUBLE" and phase == CUBE_OFFERED:
                 name = "BEAVER" if self.ctl.offer_stage == 1 else "RACCOON"
             if name:
-                self.step(("button", name), now)
+                # a side's four buttons act only for that side (undo and menu belong to both)
+                self.step(("button", name, 0 if button < 4 else 1) if button < 8 else ("button", name), now)
         elif kind == _LONG:
             name = _LONG_NAMES[button]
             if name == "TOURNAMENT":

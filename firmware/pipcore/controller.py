@@ -16,7 +16,9 @@ floors and nothing comes back up:
 Events (tuples):
 
     ("board", counts)        settled checker counts per location (pipcore.board)
-    ("button", name)         ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW
+    ("button", name[, player])  ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW;
+                             ``player`` (0 white, 1 black) pressed it: a side's buttons act
+                             only for that side (without it: whoever's turn it is)
     ("dice", a, b)           dice the app rolled after ``want_roll`` (opening: a is
                              player 0's die, b player 1's)
     ("load", pid, mover, dice[, match_id])  set up a position from the host
@@ -41,8 +43,10 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
 from pipcore.cube import BEAVER, DROP, IDLE, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
+from pipcore.owners import refusal
 from pipcore.layout import Layout, guide_back
 from pipcore.match import ANSWER, CUBE_OR_ROLL, GAME_ENDED, PLAY, MatchError, Referee
+from pipcore.match import colour as colour_name
 from pipcore.match import OPENING as R_OPENING
 from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND_TO, M_ERROR,  # noqa: F401
                            M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE, M_PLAY_FROM, M_PLAY_TO, M_REQUIRED,
@@ -51,7 +55,7 @@ from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND
 from pipcore.options import make_options
 from pipcore.position import PositionError
 from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
-from pipcore.tracker import Tracker
+from pipcore.tracker import IN_HAND, WRONG, Tracker
 from pipcore.variants import decode_position, play_result
 
 SNAPSHOT_VERSION = 3  # 3: the record in its own file (pipcore.keeper); a version 2 save is migrated
@@ -161,18 +165,18 @@ class Controller:
             self.message = "press ROLL for the opening roll"
         elif p == CUBE_OR_ROLL:
             self.display = ("turn", ref.turn, ref.cube.value, ref.cube.owner)
-            self.message = "player %d: ROLL%s" % (ref.turn, " or DOUBLE" if self.can_double() else "")
+            self.message = "%s: ROLL%s" % (colour_name(ref.turn), " or DOUBLE" if self.can_double() else "")
         elif p == ANSWER:
             cube = ref.cube
             self.display = ("offer", cube.offered_value)
             who = cube.responder()
             if cube.state == 1:
-                self.message = "player %d doubles: TAKE or DROP" % (1 - who)
+                self.message = "%s doubles: %s TAKE or DROP" % (colour_name(1 - who), colour_name(who))
             elif cube.state == 2:
-                self.message = "beaver: player %d TAKE or DROP%s" % (who, " or RACCOON" if self.options["raccoons"]
-                                                                        else "")
+                self.message = "beaver: %s TAKE or DROP%s" % (colour_name(who), " or RACCOON" if
+                                                                self.options["raccoons"] else "")
             else:
-                self.message = "raccoon: player %d TAKE or DROP" % who
+                self.message = "raccoon: %s TAKE or DROP" % colour_name(who)
         elif p == PLAY:
             self._start_moving()
         else:
@@ -180,10 +184,10 @@ class Controller:
             s = ref.match.score
             self.display = ("result", r.winner, r.points, s[0], s[1])
             if p == GAME_ENDED:
-                self.message = "player %d wins %d point%s; press DONE for the next game" % (
-                    r.winner, r.points, "" if r.points == 1 else "s")
+                self.message = "%s wins %d point%s; press DONE for the next game" % (
+                    colour_name(r.winner), r.points, "" if r.points == 1 else "s")
             else:
-                self.message = "player %d wins the match %d-%d" % (r.winner, s[r.winner], s[1 - r.winner])
+                self.message = "%s wins the match %d-%d" % (colour_name(r.winner), s[r.winner], s[1 - r.winner])
 
     # -------------------------------------------------------- views of the truth
     @property
@@ -300,6 +304,15 @@ class Controller:
         cands, idx = self.pick
         return cands[idx].pos
 
+    def pick_play(self):
+        """The play (gnubg notation) of the candidate the PICK phase is showing, or None."""
+        if self.phase != PICK:
+            return None
+        cands, idx = self.pick
+        tr = self.tracker
+        code = tr.code_for(cands[idx].pos)
+        return self.ref.play_text(tr.turn, code) if code is not None else None
+
     def expected_counts(self):
         """True (unclipped) counts of the committed position (or the turn's current one), per location."""
         out = bytearray(NLOC)
@@ -334,10 +347,16 @@ class Controller:
         Returns True if it did something (the app calls it once per quiet poll),
         so a lift is answered from what is ready instead of being computed then.
         """
-        if self.phase != MOVING or self.transit_since >= 0:
+        if self.phase != MOVING:
             return False
         try:
-            return self._roll_tracker().idle(bytes(self.sensed) if self.have_sensed else None)
+            tr = self._roll_tracker()
+            if tr.deep is not None and self.have_sensed and tr.refine(bytes(self.sensed)):
+                self._evaluate()  # the deeper readings of the counts answered at once
+                return True
+            if self.transit_since >= 0:
+                return False
+            return tr.idle(bytes(self.sensed) if self.have_sensed else None)
         except MemoryError:  # work ahead is optional: with the heap this full, a lift computes its own
             self.drop_caches()
             return False
@@ -358,7 +377,7 @@ class Controller:
         if kind == "board":
             self._on_board(event[1])
         elif kind == "button":
-            self._on_button(event[1])
+            self._on_button(event[1], event[2] if len(event) > 2 else None)
         elif kind == "dice":
             self._on_dice(event[1], event[2])
         elif kind == "tick":
@@ -388,8 +407,17 @@ class Controller:
         self.have_sensed = True
         self._evaluate()
 
-    def _on_button(self, name):
+    def _on_button(self, name, player=None):
         phase = self.phase
+        if player is not None:
+            if player not in (0, 1):
+                raise ControllerError("a button's player must be 0 (white) or 1 (black), not %r" % (player,))
+            refused = refusal(self.phase, self.ref, name, player)
+            if refused is not None:
+                self.refused += 1
+                self.message = refused
+                self._evaluate()
+                return
         if name == "NEW" or phase == MATCH_OVER and name in ("DONE", "ROLL"):
             self._new_match()
         elif phase in (OPENING, TURN_START) and name == "ROLL":
@@ -408,6 +436,8 @@ class Controller:
         elif phase == MOVING and name == "DONE":
             self._done()
             return
+        elif phase == MOVING and name == "NEXT" and self.tracker is not None:
+            self.tracker.next_reading()  # readings that stay equally good: the player shows which
         elif phase == PICK and name == "NEXT":
             cands, idx = self.pick
             self.pick = (cands, (idx + 1) % len(cands))
@@ -454,7 +484,7 @@ class Controller:
         self._leave()
         self._track(ref.legal_turn(self.play_store), self.forced)
         self.display = ("dice", ref.turn, ref.dice[0], ref.dice[1])
-        self.message = "player %d: move" % ref.turn
+        self.message = "%s: move" % colour_name(ref.turn)
         self._evaluate()
 
     def _track(self, turn, only):
@@ -474,17 +504,22 @@ class Controller:
         if not self.have_sensed:
             return
         tr = self._roll_tracker()
+        if tr.deep is not None and tr.refine(bytes(self.sensed)):
+            self._evaluate()  # (DONE before a quiet poll: the deeper readings first)
         done, unsure = tr.at_done(self.sensed)
         if not done:
             self.refused += 1
             s = bytes(self.sensed)
             if s != tr.cur.key:
-                lifted = tr.only_lifted(s)
-                if lifted:
+                kind = tr.kind
+                if kind == IN_HAND:
                     self.missing_now = True  # DONE with checkers off the board: they are missing (15 each)
                 self._evaluate()
-                if not lifted:
+                if kind == WRONG:
                     self.message = "the board does not show a legal play: follow the LEDs"
+                elif kind != IN_HAND and tr.cur.left and tr.sources(tr.cur):
+                    self.message = self.guide.show_required()  # (a blot barred early: its hitter must come)
+                    self.frame += 1
                 return
             self._clear_marks()
             self.message = self.guide.show_required()

@@ -35,7 +35,7 @@ class CubeError(ValueError):
 
 
 def _player_name(player):
-    return "player %d" % player
+    return "white" if player == 0 else "black"
 
 
 class Cube:

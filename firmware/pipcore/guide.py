@@ -9,12 +9,16 @@ long, the play a host gave, the candidates to pick from. It knows nothing
 of the cube, the score or the phases.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, opp_slot, owner_at, slot_loc
+from pipcore.board import BAR0, NLOC, loc_point, owner_at, slot_loc
 from pipcore.names import (M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE,
                            M_PLAY_FROM, M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, NOBODY)
-from pipcore.tracker import AT_REST, HIT_PENDING
+from pipcore.tracker import AT_REST, WRONG
 
 MISSING_MS = 20000  # checkers in hand this long are reported missing
+
+
+def _dice(left):
+    return "-".join(str(d) for d in left) or "no dice"
 
 
 class TurnGuide:
@@ -40,14 +44,10 @@ class TurnGuide:
         if kind == AT_REST:
             self.transit_since = -1
             return self._at_rest(tr, tournament)
-        if kind == HIT_PENDING:
+        if kind == WRONG:
             self.transit_since = -1
-            other = 1 - self.mover
-            for loc in tr.hits:
-                self.mark(loc, M_FIX_FROM, other)
-            self.mark(BAR0 + other, M_FIX_TO, other)
-            return "hit: put the hit checker on the bar"
-        return self._elsewhere(tr, sensed, now, tournament, missing_now)
+            return self._wrong(tr, sensed)
+        return self._adjusting(tr, sensed, now, tournament, missing_now)
 
     def _at_rest(self, tr, tournament):
         cur = tr.cur
@@ -61,9 +61,16 @@ class TurnGuide:
         if complete and (not cur.left or not tr.sources(cur)):
             return "press DONE to finish the turn"
         if not tournament:
-            for p in tr.sources(cur):
-                self.mark(slot_loc(self.mover, p, self.nardy), M_SOURCE, self.mover)
-        return "move: %s left" % ("-".join(str(d) for d in cur.left) or "no dice")
+            self._sources(tr, cur)
+        more = len(tr.cands)
+        if more > 1:
+            return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(cur.left), more)
+        return "move: %s left" % _dice(cur.left)
+
+    def _sources(self, tr, node):
+        mover = self.mover
+        for p in tr.sources(node):
+            self.mark(slot_loc(mover, p, self.nardy), M_SOURCE, mover)
 
     def _show_forced(self, cur):
         """Host play: show from/to of what is still to be done to reach the forced result."""
@@ -78,54 +85,126 @@ class TurnGuide:
         if tgt.opp[25] > cur.pos.opp[25]:
             self.mark(BAR0 + 1 - mover, M_PLAY_TO, 1 - mover)
 
-    def _elsewhere(self, tr, s, now, tournament, missing_now):
-        """No reading of the turn shows the counts: checkers in hand, or a checker where none may be."""
+    def _adjusting(self, tr, s, now, tournament, missing_now):
+        """The best readings with checkers in hand, hit checkers still on their points, or blots on
+        the bar before their hitter: every mark leads towards one of them (readings that stay
+        equally good are all shown, so none is guided away from)."""
+        cur = tr.cur
+        hand = tr.hand
+        mover = self.mover
+        if hand:
+            if self.transit_since < 0:
+                self.transit_since = now
+            if now - self.transit_since >= MISSING_MS or missing_now:
+                k = cur.key
+                for i in range(NLOC):
+                    if s[i] < k[i]:
+                        self.mark(i, M_MISSING, owner_at(cur.pos, mover, i, self.nardy))
+                return "checker missing: put it back where the LEDs show"
+        else:
+            self.transit_since = -1
+        pend = 0
+        lifted = False
+        # one reading: its hit checker must go to the bar; several: the player shows which
+        take = M_FIX_FROM if len(tr.cands) == 1 else M_CAND_FROM
+        for node in tr.cands:
+            got = self._reading_marks(tr, node, s, tournament, take)
+            if node is cur:
+                pend = got & 1
+                lifted = got & 2
+        if pend:
+            if take == M_CAND_FROM:
+                return "hit on the way: put the checker you hit on the bar (%d ways)" % len(tr.cands)
+            return "hit: put the hit checker on the bar"
+        if hand:
+            return "put the checker on a lit point" if lifted else "put the checker back"
+        if not tournament:
+            self._sources(tr, cur)
+        return "move: %s left (the hit checker is on the bar)" % _dice(cur.left)
+
+    def _reading_marks(self, tr, node, s, tournament, take):
+        """Marks leading from ``s`` to ``node``; returns 1 if a hit checker is still on its point,
+        | 2 if a checker of the mover is in hand."""
+        pos = node.pos
+        k = node.key
+        mover = self.mover
+        other = 1 - mover
+        nardy = self.nardy
+        mark = self.mark
+        marks = self.marks
+        obar = BAR0 + other
+        blots = tr.blots
+        root = tr.pos
+        pend = 0
+        blots_off = 0
+        for i in range(NLOC):
+            d = s[i] - k[i]
+            if d > 0 and i != obar:
+                pend += 1
+            elif d < 0 and blots[i] and pos.opp[blots[i]]:
+                blots_off += 1
+        # blots already on the bar before their hitter came; the others are in hand
+        early = s[obar] - k[obar] + pend
+        blots_in_hand = blots_off - early if early > 0 else blots_off
+        lifted = 0
+        to_bar = early < 0  # a hit checker in hand
+        for i in range(NLOC):
+            d = s[i] - k[i]
+            if not d or i == obar:
+                continue
+            if d > 0:  # a hit checker still on its point
+                mark(i, take, other)
+                to_bar = True
+                continue
+            q = blots[i]
+            if q and pos.opp[q]:  # a blot off its point: back, or to the bar if it is being hit
+                if blots_in_hand:
+                    if marks[i] == M_NONE:
+                        mark(i, M_FIX_TO, other)
+                    to_bar = True
+                continue
+            p = loc_point(mover, i, nardy)
+            if p >= 0 and pos.me[p]:
+                if pos.me[p] > root.me[p]:
+                    mark(i, M_TARGET, mover)  # a checker landed here this turn: back here, or on
+                elif marks[i] == M_NONE:
+                    mark(i, M_LIFTED, mover)
+                lifted = 2
+                if not tournament:
+                    for child in tr.lift_targets(node, p):
+                        loc = slot_loc(mover, child.to, nardy)
+                        if marks[loc] == M_NONE or marks[loc] == M_LIFTED:  # (another reading's lift)
+                            mark(loc, M_TARGET, mover)
+                        if child.key[obar] > k[obar] and s[loc]:
+                            to_bar = True  # the checker on that point may be the hit one, in hand
+            elif marks[i] == M_NONE:
+                mark(i, M_FIX_TO, owner_at(pos, mover, i, nardy))
+        if to_bar:
+            mark(obar, M_FIX_TO, other)
+        return (1 if pend else 0) | lifted
+
+    def _wrong(self, tr, s):
+        """No reading of the turn shows the counts: flash the surplus, guide one checker back."""
         cur = tr.cur
         k = cur.key
         mover = self.mover
         nardy = self.nardy
         mark = self.mark
-        surplus = []
         deficit = []
+        surplus = False
         for i in range(NLOC):
             if s[i] > k[i]:
-                surplus.append(i)
+                mark(i, M_ERROR, NOBODY)
+                surplus = True
             elif s[i] < k[i]:
                 deficit.append(i)
-        if not surplus:
-            # checkers in hand: show where they may go, and report them missing after a while
-            if self.transit_since < 0:
-                self.transit_since = now
-            if now - self.transit_since >= MISSING_MS or missing_now:
-                for i in deficit:
-                    mark(i, M_MISSING, owner_at(cur.pos, mover, i, nardy))
-                return "checker missing: put it back where the LEDs show"
-            shown = False
-            for i in deficit:
-                owner = owner_at(cur.pos, mover, i, nardy)
-                if owner == mover:
-                    mark(i, M_LIFTED, mover)
-                    if not tournament:
-                        for child in tr.lift_targets(cur, loc_point(mover, i, nardy)):
-                            loc = slot_loc(mover, child.to, nardy)
-                            if self.marks[loc] == M_NONE:
-                                mark(loc, M_TARGET, mover)
-                    shown = True
-                else:
-                    # an opponent checker in hand: back to its point, or to its bar if hit
-                    mark(i, M_FIX_TO, owner)
-                    if owner >= 0 and i < BAR0 and cur.pos.opp[opp_slot(loc_point(mover, i, nardy), nardy)] == 1:
-                        mark(BAR0 + owner, M_FIX_TO, owner)
-            return "put the checker on a lit point" if shown else "put the checker back"
-        # a checker where none may be: flash it, guide one checker at a time
-        self.transit_since = -1
-        for i in surplus:
-            mark(i, M_ERROR, NOBODY)
         if deficit:
             mark(deficit[0], M_FIX_TO, owner_at(cur.pos, mover, deficit[0], nardy))
             for i in deficit[1:]:
                 mark(i, M_MISSING, owner_at(cur.pos, mover, i, nardy))
-            return "wrong point: move the checker from the flashing point to the lit one"
+            if surplus:
+                return "wrong point: move the checker from the flashing point to the lit one"
+            return "put the checkers back where the LEDs show"
         return "wrong point: take the extra checker away from the flashing point"
 
     def show_required(self):
@@ -133,7 +212,7 @@ class TurnGuide:
         tr = self.tracker
         for p in tr.sources(tr.cur):
             self.mark(slot_loc(self.mover, p, self.nardy), M_REQUIRED, self.mover)
-        return "not finished: you must still play %s" % "-".join(str(d) for d in tr.cur.left)
+        return "not finished: you must still play %s" % _dice(tr.cur.left)
 
     def show_pick(self, cands, idx):
         """The candidate ``idx`` of plays the switches cannot tell apart; returns the message."""

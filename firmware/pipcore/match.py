@@ -168,7 +168,7 @@ class Referee:
 
     def _check_player(self, player, expected, what):
         if player is not None and player != expected:
-            raise MatchError("it is player %d's %s, not player %d's" % (expected, what, player))
+            raise MatchError("it is %s's %s, not %s's" % (colour(expected), what, colour(player)))
 
     def _write(self, method, *args):
         if self.writer is not None:
@@ -299,13 +299,8 @@ class Referee:
             return "-"
         if self.nardy:
             return format_play([(s, t, None) for s, t, d in moves])
-        trial = self.position.copy()
-        marked = []
-        for s, t, d in moves:
-            hit = t > 0 and trial.opp[25 - t] == 1
-            apply_move(trial, s, t)
-            marked.append((s, t, True if hit else None))
-        return format_play(marked)
+        from pipcore.notation import format_play_from
+        return format_play_from(self.position, moves, apply_move)  # each hit on the move that makes it
 
     def _finish_play(self, turn, code, result, singles=None):
         if singles is None:  # the generator's own order of single moves

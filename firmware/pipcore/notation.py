@@ -31,6 +31,70 @@ def _label(p):
     return "bar" if p == BAR else ("off" if p == 0 else str(p))
 
 
+def format_play_from(position, moves, apply):
+    """Format single moves ``[(from, to, ...)]`` played from ``position`` with their hits marked
+    where they happen when the text is replayed move by move (``13/7/1* 8/2*``, not ``13/7/1
+    8/2* 7/1*``): the chains are written first, then replayed on a copy with ``apply(pos, s, t)``."""
+    text = format_play([(mv[0], mv[1]) for mv in moves])
+    if not text:
+        return text
+    pos = position.copy()
+    words = []
+    for word in text.split():
+        count = 1
+        if word.endswith(")"):
+            at = word.find("(")
+            count = int(word[at + 1:-1])
+            word = word[:at]
+        parts = word.split("/")
+        for _ in range(count):
+            out = [parts[0]]
+            prev = _at(parts[0])
+            for part in parts[1:]:
+                t = _at(part)
+                hit = t != 0 and pos.opp[25 - t] == 1
+                apply(pos, prev, t)
+                out.append(part + ("*" if hit else ""))
+                prev = t
+            words.append("/".join(out))
+    return _counted(words)
+
+
+def _at(label):
+    """The point of a label ``format_play`` wrote (``bar``, ``off`` or a number)."""
+    return BAR if label == "bar" else (0 if label == "off" else int(label))
+
+
+def _counted(words):
+    out = []
+    counts = []
+    for w in words:
+        if out and out[-1] == w:
+            counts[-1] += 1
+        else:
+            out.append(w)
+            counts.append(1)
+    return " ".join(w if c == 1 else "%s(%d)" % (w, c) for w, c in zip(out, counts))
+
+
+def canonical(text):
+    """gnubg's way of writing a play, for comparing texts: a chain keeps only its ends and the
+    points where it hits (``17/13/7*`` is ``17/7*``; ``17/11*/7*`` stays), moves sorted."""
+    words = []
+    for word in format_play(parse_play(text)).split():
+        count = 1
+        if word.endswith(")"):
+            at = word.find("(")
+            count = int(word[at + 1:-1])
+            word = word[:at]
+        parts = word.split("/")
+        kept = [parts[0]] + [p for p in parts[1:-1] if p.endswith("*")] + [parts[-1]]
+        for _ in range(count):
+            words.append("/".join(kept))
+    words.sort()
+    return " ".join(words)
+
+
 def format_play(moves, hits=None):
     """Format single moves ``[(from, to, ...), ...]`` in gnubg's style.
 

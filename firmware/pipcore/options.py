@@ -1,5 +1,9 @@
 """Game options: the names, values and defaults of RULES.md section 0.4.
 
+Beside them, the board's own match settings: ``clock``, ``clockDelay``,
+``clockMinutes`` (the tournament clock) and ``dice`` (electronic, physical
+dice keyed in, or provably fair electronic dice).
+
 Options travel as a plain dict with RULES.md's names (``cubeCap``,
 ``caucasian``, ...), so they read the same in saves, the protocol and the
 CLI. ``make_options`` fills defaults and validates; bad names, values or
@@ -30,6 +34,11 @@ _SPEC = {
     "lnOpening": (("fresh-roll", "opening-dice"), "fresh-roll"),
     "lnWinnerStarts": ((False, True), True),
     "lnBlockCheck": (("per-move", "end-of-turn"), "per-move"),
+    # the board's own match settings (not RULES.md's): the clock and where the dice come from
+    "clock": (("off", "simple", "bronstein"), "off"),
+    "clockDelay": ("seconds", 12),  # delay per move, 0..60 s
+    "clockMinutes": ("minutes", 2),  # reserve: minutes per point of match length (per game in money play)
+    "dice": (("electronic", "physical", "fair"), "electronic"),
 }
 
 OPTION_NAMES = tuple(sorted(_SPEC))
@@ -50,6 +59,12 @@ def _check_value(name, value):
     elif allowed == "length":
         if type(value) is not int or value < 0 or value > 255:
             raise ConfigError("matchLength must be 0 (money play) or 1..255, not %r" % (value,))
+    elif allowed == "seconds":
+        if type(value) is not int or not 0 <= value <= 60:
+            raise ConfigError("clockDelay must be 0..60 seconds, not %r" % (value,))
+    elif allowed == "minutes":
+        if type(value) is not int or not 1 <= value <= 60:
+            raise ConfigError("clockMinutes must be 1..60 minutes, not %r" % (value,))
     elif value not in allowed or type(value) is not type(allowed[0]):
         raise ConfigError("%s must be one of %s, not %r" % (name, ", ".join(repr(a) for a in allowed), value))
 

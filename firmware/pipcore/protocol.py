@@ -24,7 +24,8 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     cube, phase, options, variant, ...
     app.new_game(variant, options)  options: complete dict (pipcore.options)
     app.set_position(position_id, match_id)     match_id may be None
-    app.show_play(play_text)        an outside play (gnubg notation) to show
+    app.show_play(play_text)        an outside play (gnubg notation, or the
+                                    Position ID of its result) to show
     app.show_cube(action)           "double", "take", "drop", "beaver", "raccoon"
                                     (an outside player's cube decision)
     app.roll()                      an outside player asks the board to roll
@@ -50,9 +51,11 @@ The handler drives the game through a narrow *app* seam (duck-typed):
     app.remote_dice(dice, commitment, roll)   the next roll of a remote match,
                                     from its dice authority (any mode; shown
                                     in the snapshot as "remote")
-    app.inject(kind, index, value)  kind "sensor": the checkers sensed at a
-                                    location (index 0..27, value 0..15);
-                                    kind "button": press button ``index`` (value 1)
+    app.inject(kind, index, value[, player])  kind "sensor": the checkers
+                                    sensed at a location (index 0..27, value
+                                    0..15); kind "button": press button
+                                    ``index`` (value 1), of ``player`` (0 white,
+                                    1 black) if given
 
 The app raises a ValueError subclass when it refuses a command; its message
 is sent back as ``"error": "rejected"``.
@@ -113,7 +116,7 @@ _COMMANDS = {
     "set_time": {"time": (_INT, True)},
     "set_dice": {"dice": (("list",), True)},
     "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
-    "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True)},
+    "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True), "player": (_INT, False)},
     "repl": {},
 }
 TEST_ONLY = ("set_dice", "inject")
@@ -337,8 +340,10 @@ class ProtocolHandler:
     def _cmd_show_play(self, msg):
         from pipcore.notation import parse_play
 
-        parse_play(msg["play"])  # notation errors are reported before the app sees it
-        self.app.show_play(msg["play"])
+        play = msg["play"]
+        if not (len(play) == 14 and " " not in play):  # (a Position ID of the result goes to the app)
+            parse_play(play)  # notation errors are reported before the app sees it
+        self.app.show_play(play)
         return None
 
     def _cmd_show_cube(self, msg):
@@ -446,7 +451,13 @@ class ProtocolHandler:
             raise ProtocolError(E_BAD_ARGS, "inject: value must be 0..%d for a %s" % (top, kind))
         if msg["index"] < 0:
             raise ProtocolError(E_BAD_ARGS, "inject: index must be >= 0")
-        self.app.inject(kind, msg["index"], msg["value"])
+        player = msg.get("player")
+        if player is None:
+            self.app.inject(kind, msg["index"], msg["value"])
+            return None
+        if kind != "button" or player not in (0, 1):
+            raise ProtocolError(E_BAD_ARGS, "inject: player (0 white, 1 black) goes with a button only")
+        self.app.inject(kind, msg["index"], msg["value"], player)
         return None
 
     # -- output -----------------------------------------------------------
@@ -669,6 +680,9 @@ class AppBridge:
         }
         if ctl.result:
             snap["result"] = list(ctl.result)
+        if ctl.phase_name() == "pick":  # which candidate the LEDs show: its play, as gnubg writes it
+            cands, idx = ctl.pick
+            snap["pick"] = {"index": idx + 1, "count": len(cands), "play": ctl.pick_play()}
         if self.remote is not None:
             snap["remote"] = self.remote
         return snap
@@ -691,6 +705,8 @@ class AppBridge:
             sensors = getattr(app, "sensors", None)
             if sensors is not None:
                 ctl.step(("board", sensors.counts), self.now)
+        if self.injected is not None:  # test mode: the injected readings are what the board senses
+            self._step(("board", self.injected))
         self._changes()
 
     def set_position(self, position_id, match_id):
@@ -771,7 +787,7 @@ class AppBridge:
         self.dice.forced = [dice[0], dice[1]]
         self.remote = {"commitment": commitment, "roll": roll}
 
-    def inject(self, kind, index, value):
+    def inject(self, kind, index, value, player=None):
         app = self.app
         if kind == "button":
             from pipcore.controller import BUTTONS
@@ -779,9 +795,9 @@ class AppBridge:
             if index >= len(BUTTONS):
                 raise ValueError("button index %d out of range (0..%d)" % (index, len(BUTTONS) - 1))
             if value:
-                self._step(("button", BUTTONS[index]))
+                self._step(("button", BUTTONS[index]) if player is None else ("button", BUTTONS[index], player))
             return
-        counts = self.injected  # injected readings persist until the next new game
+        counts = self.injected  # injected readings stay what the board senses (a new game included)
         if counts is None:
             sensors = getattr(app, "sensors", None)
             counts = bytearray(sensors.counts) if sensors is not None else bytearray(self.app.ctl.sensed)

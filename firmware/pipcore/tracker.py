@@ -6,11 +6,15 @@ location. The tracker follows the sensed counts through the positions the
 turn can pass through (``pipcore.turnmap``), as a tree of ``Node`` s grown
 on demand from the position at the roll:
 
-* ``follow(sensed)`` finds the reading of the counts: the current node (or
-  nodes that show the same counts), a node reached by the moves made since,
-  a node on the way back, or a node whose hit checkers are not yet on the
-  bar. It answers ``AT_REST``, ``HIT_PENDING`` or ``ELSEWHERE`` (checkers in
-  hand, or a checker where none may go: the controller guides back);
+* ``follow(sensed)`` finds, after every settled change, the readings of the
+  counts: a node of the turn with checkers in hand, hit checkers still on
+  their points and blots already on the bar before their hitter. It looks at
+  the nodes believed so far, the nodes a checker (or a few) away from them,
+  and the nodes on the way back, and keeps the best (fewest checkers in hand,
+  then fewest adjustments; without checkers in hand, the fewest moves from
+  the last reading; a finished play the counts show first). It answers
+  ``AT_REST``, ``ADJUST``, ``IN_HAND`` or ``WRONG``; ``cands`` holds the
+  readings that stay equally good, ``cur`` the one believed;
 * ``at_done(sensed)`` lists the complete legal plays the board may show when
   DONE is pressed (several where the switches cannot tell them apart);
 * ``idle()`` prepares the lift targets of one more movable checker while
@@ -23,20 +27,26 @@ demand), and the controller drops the whole tracker when the play is made.
 
 from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
-from pipcore.position import Position
 
 AT_REST = const(0)  # the counts show ``cands`` (the current node first)
-HIT_PENDING = const(1)  # the counts show ``cur`` with hit checkers still on their points (``hits``)
-ELSEWHERE = const(2)  # no node of the turn shows the counts: checkers in hand, or misplaced
+ADJUST = const(1)  # ``cur`` with hit checkers still on their points, or blots on the bar before their hitter
+IN_HAND = const(2)  # ``cur`` with checkers in hand (and maybe adjustments)
+WRONG = const(3)  # no reading of the turn shows the counts: a checker where none may be
 
 # Child nodes idle() keeps ready at the current node (about 400 B each on the unix port, half on
 # the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
 IDLE_NODES = const(64)
 
+# Ways judged by the turn's steps() (``_reach``) when a settled change is answered (QUICK_BUDGET)
+# and when the same counts are judged again from a quiet poll (``refine``, REACH_BUDGET). The
+# change is answered at once from the kept lift targets; the deeper search that real plays need
+# (at 4 ways, 2 of 20,000 random plays in random hand orders were misread) runs a poll later.
+QUICK_BUDGET = const(0)
+REACH_BUDGET = const(12)
+
 
 _SRCS = const(0)  # Node.memo entries: movable sources
 _TARGETS = const(1)  # source -> [child nodes]
-_PEND = const(2)  # [(key, hit locations)] with hit checkers not yet on the bar
 
 
 class Node:
@@ -77,19 +87,34 @@ class Node:
 def _memo(node):
     memo = node.memo
     if memo is None:
-        memo = node.memo = [None, None, None]
+        memo = node.memo = [None, None]
     return memo
 
 
-def distance(a, b):
-    """Checkers out of place between two count vectors (L1 distance)."""
-    d = 0
-    for i in range(NLOC):
-        x = a[i]
-        y = b[i]
-        if x != y:
-            d += x - y if x > y else y - x
-    return d
+def _distinct(nodes):
+    """``nodes`` without repeats of a position with the same dice left (the first kept)."""
+    seen = {}
+    out = []
+    for n in nodes:
+        k = n.pos.key() + bytes(n.left)
+        if k not in seen:
+            seen[k] = 1
+            out.append(n)
+    return out
+
+
+def _keep_way(memo, node):
+    """Keep, of a node's lift targets, only the list holding ``node`` or one of its ancestors."""
+    cache = memo[_TARGETS]
+    for src in cache:
+        for kid in cache[src]:
+            n = node
+            while n is not None and n is not kid:
+                n = n.parent
+            if n is not None:
+                memo[_TARGETS] = {src: cache[src]}
+                return
+    memo[_TARGETS] = None
 
 
 class Tracker:
@@ -116,8 +141,27 @@ class Tracker:
         self._lefts = {}  # dice-left tuples shared by the nodes
         self.root = Node(pos, self.tmap.dice, self.key(pos), None)
         self.cur = self.root
-        self.cands = [self.root]
-        self.hits = ()  # locations of hit checkers not yet on the bar (HIT_PENDING)
+        self.cands = [self.root]  # the best readings (the believed one, ``cur``, first)
+        self.kind = AT_REST
+        self.hand = 0  # checkers in hand in the believed reading
+        # location -> the opponent's point (his numbering) of a blot the mover may hit this turn, else 0
+        blots = bytearray(NLOC)
+        if not nardy:
+            other = 1 - mover
+            for q in range(1, 25):
+                if pos.opp[q] == 1:
+                    blots[slot_loc(other, q)] = q
+        self.blots = bytes(blots)
+        self.blot_locs = [i for i in range(NLOC) if blots[i]]
+        self.budget = REACH_BUDGET
+        self.starved = False  # a way was left unjudged for want of budget
+        self.deep = None  # counts answered from a quick search, to judge again (``refine``)
+        self._before = None  # (cands, cur) the deeper search starts from
+        self._read = None  # the counts last read by ``_follow``
+        self.full = False  # some location of the counts followed is at its switches' capacity
+        self._table = slot_table(mover, nardy)
+        from pipcore.reach import reach
+        self._reach = reach if (not nardy and only is None and self.tmap._rules_steps) else None
 
     # -- keys and tables -------------------------------------------------------
     def key(self, pos):
@@ -143,6 +187,8 @@ class Tracker:
         while node is not None:
             node.memo = None
             node = node.parent
+        self.deep = None
+        self._before = None
         self.tmap._ok = {}
         self._lefts = {}
 
@@ -205,47 +251,24 @@ class Tracker:
             key[loc] = c if c < cap[loc] else cap[loc]
         return Node(pos, left, bytes(key), parent, to)
 
-    def _pending(self, node):
-        """Keys of ``node`` with some hit checkers not yet moved to the bar: ``[(key, locations)]``."""
-        memo = _memo(node)
-        if memo[_PEND] is not None:
-            return memo[_PEND]
-        base = self.pos.opp
-        opp = node.pos.opp
-        other = 1 - self.mover
-        hits = []
-        for q in range(1, 25):
-            if base[q] == 1 and opp[q] == 0:
-                hits.append(slot_loc(other, q, self.nardy))
-        out = []
-        if hits:
-            bar = BAR0 + other
-            n = len(hits)
-            cap = self.capacity
-            true = bytearray(NLOC)
-            fill_counts(node.pos, self.mover, true, None, self.nardy)
-            for mask in range(1, 1 << n):
-                k = bytearray(node.key)  # node.key is clipped: the affected entries come from the true counts
-                locs = []
-                b = true[bar]
-                for i in range(n):
-                    if mask >> i & 1:
-                        loc = hits[i]
-                        locs.append(loc)
-                        c = true[loc] + 1
-                        k[loc] = c if c < cap[loc] else cap[loc]
-                        b -= 1
-                k[bar] = b if b < cap[bar] else cap[bar]
-                out.append((bytes(k), locs))
-        memo[_PEND] = out
-        return out
-
     def _set_cur(self, node):
+        """Believe ``node``. The targets kept on the way there: only the list holding the way taken
+        (a checker moved on again, or a take-back, is read from it); the siblings go."""
         old = self.cur
-        if old is not None and old is not node:
-            if old.memo is not None:
-                old.memo[_TARGETS] = None  # siblings of the way taken: let them go (a take-back recomputes)
+        if old is node:
+            return
         self.cur = node
+        n = node.parent
+        while n is not None:  # the new node's ancestors: keep one list each
+            memo = n.memo
+            if memo is not None and memo[_TARGETS]:
+                _keep_way(memo, node)
+            if n is old:
+                return
+            n = n.parent
+        memo = old.memo
+        if memo is not None:
+            memo[_TARGETS] = None
 
     # -- following the hands ------------------------------------------------------
     def idle(self, sensed):
@@ -266,283 +289,308 @@ class Tracker:
                 return True
         return False
 
-    def follow(self, s):
-        """Read the sensed counts ``s`` (bytes): AT_REST, HIT_PENDING or ELSEWHERE (see the module)."""
-        cur = self.cur
-        # 1. the board still shows the current node (or one of the nodes showing the same counts)
-        if s == cur.key:
-            if not (self.cands and self.cands[0] is cur):
-                self.cands = [cur]
-            return AT_REST
-        # 2. checkers moved on from points that lost some: one checker (also a combined
-        #    move in one motion) or several before the switches settled
-        exact, pend = self._search(cur, s)
-        # 3. going back along the way we came
-        if not exact:
-            node = cur.parent
-            while node is not None:
-                if node.key == s:
-                    exact.append(node)
-                    break
-                node = node.parent
-        if exact:
-            self._set_cur(exact[0])
-            self.cands = exact
-            return AT_REST
-        # 4. a hit checker not yet moved to the bar (the current node or one reached now)
-        for k, locs in self._pending(cur):
-            if s == k:
-                self.cands = [cur]
-                self.hits = locs
-                return HIT_PENDING
-        if pend is not None:
-            self._set_cur(pend[0])
-            self.cands = [pend[0]]
-            self.hits = pend[1]
-            return HIT_PENDING
-        return ELSEWHERE
+    def follow(self, s, budget=QUICK_BUDGET):
+        """Read the sensed counts ``s`` (bytes): AT_REST, ADJUST, IN_HAND or WRONG (see the module).
 
-    def only_lifted(self, s):
-        """True when the counts ``s`` are the current node's minus checkers in hand."""
-        k = self.cur.key
-        for i in range(NLOC):
-            if s[i] > k[i]:
-                return False
+        Readings are nodes of the turn with checkers in hand, hit checkers
+        still on their points (``pend``) and blots already on the bar before
+        their hitter came (``pre``). Looked at: the nodes believed so far and
+        the nodes one checker (or a few, moved before the switches settled)
+        away from them; if none reads the counts without an adjustment, the
+        nodes on the way back and theirs too. The best reading has the
+        fewest checkers in hand, then the fewest adjustments, then the
+        fewest moves from the node believed before.
+
+        With the quick ``budget`` (a settled change) only a few ways off the
+        kept lift targets are judged; if some were left, ``deep`` holds the
+        counts and ``refine`` judges them again from the same readings with
+        the full budget (the app's quiet polls).
+        """
+        cur = self.cur
+        if s == cur.key:
+            cands = self.cands
+            if not (cands and cands[0] is cur and cands[0].key == s):
+                self.cands = [cur]
+            self.kind = AT_REST
+            if self.deep is not None:
+                self.deep = s
+            return AT_REST
+        if s == self._read:
+            return self.kind  # (the same counts shown again: read already, or judged again by ``refine``)
+        if self.deep is None:
+            self._before = (self.cands, cur)  # (a pending deeper search keeps its older start)
+        return self._follow(s, budget)
+
+    def refine(self, s):
+        """Judge the counts ``s`` answered from a quick search again with the full budget, from the
+        readings held before it; True if it did (the caller shows the readings again)."""
+        if self.deep is None or s != self.deep or self._before is None:
+            return False
+        self.cands, self.cur = self._before
+        self.deep = None
+        self._follow(s, REACH_BUDGET)
+        self.deep = None
+        self._before = None
         return True
 
-    def _search(self, start, s):
-        """Nodes reachable from ``start`` whose sensed key is ``s``: ``(exact, pending_hit)``.
-
-        Follows only moves of checkers from locations the sensed board shows
-        with fewer checkers, and only moves that bring the board closer to
-        ``s``, so the search stays within the few moves a person made before
-        the switches settled (an explicit stack: no recursion). Stacks taller
-        than the switches can hide a move; DONE then consults every position
-        of the turn.
-        """
-        exact = []
-        pend = None
-        mover = self.mover
-        k0 = start.key
-        only_lifted = True
-        for i in range(NLOC):
-            if s[i] > k0[i]:
-                only_lifted = False
-                break
-        if only_lifted:
-            # checkers in hand, none put down: nothing to find (a checker put on a stack taller
-            # than its switches is found by DONE, which looks at every legal result)
-            return exact, pend
-        stack = [start]
-        seen = {}
-        bar = BAR0 + 1 - mover
-        full = self.capacity[bar]
-        while stack:
-            node = stack.pop()
-            k = node.key
-            me = node.pos.me
-            srcs = []
-            for i in range(NLOC):
-                if s[i] < k[i]:
-                    p = loc_point(mover, i, self.nardy)
-                    if p > 0 and me[p]:
-                        srcs.append(p)
-            if not srcs:
-                continue
-            dist = distance(k, s)
-            for p in srcs:
-                for child in self.lift_targets(node, p):
-                    ck = child.key
-                    if ck == s:
-                        pk = child.pos.key()
-                        if pk not in seen:
-                            # several positions may show the same counts (colours differ): keep them all
-                            seen[pk] = 1
-                            exact.append(child)
-                        continue
-                    if pend is None and (s[bar] < ck[bar] or ck[bar] >= full):  # a hit checker may be in hand
-                        for hk, locs in self._pending(child):
-                            if hk == s:
-                                pend = (child, locs)
-                                break
-                    if distance(ck, s) < dist:
-                        pk = child.pos.key()
-                        if pk not in seen:
-                            seen[pk] = 1
-                            stack.append(child)
-        return exact, pend
-
-    # -- DONE -----------------------------------------------------------------------
-    def at_done(self, sensed):
-        """The complete legal plays the board may show: ``(nodes, unsure)``.
-
-        Without a full location or a hit the counts name the position, so the
-        nodes showing them say it all; otherwise every legal result the
-        switches cannot tell from this board (``_readings``: built from the
-        counts). ``unsure`` is True when, after a hit, the same counts could
-        also be a play not finished yet (colours differ): the player confirms.
-        """
-        s = bytes(sensed)
+    def _follow(self, s, budget):
         cur = self.cur
+        best = [None, []]  # [score, nodes]
+        seen = {}
+        self.budget = budget
+        self.starved = False
+        self._read = s
         cap = self.capacity
         full = False
         for i in range(NLOC):
-            if sensed[i] >= cap[i]:
+            if s[i] >= cap[i]:
                 full = True
                 break
-        if full or s != cur.key:
-            return self._results_showing(s), False
-        cands = list(self.cands or [cur])
-        bar = BAR0 + 1 - self.mover
-        if s[bar] != self.root.key[bar]:
-            # only hits move the opponent's checkers: without one the counts name the play;
-            # with one, every position of the turn showing these counts (a colour swap on
-            # single checkers gives the same counts)
-            if self.only is None:
-                done, way = self._readings(s, 3)
-                return self._result_nodes(done, s), bool(done) and bool(way)
-            seen = {}
-            for n in cands:
-                seen[n.pos.key()] = 1
-            for n in self._search(self.root, s)[0]:  # a host's play: the positions on its way
-                if n.pos.key() not in seen:
-                    seen[n.pos.key()] = 1
-                    cands.append(n)
-        done = []
-        for n in cands:
-            if self.tmap.complete(n.pos):
-                done.append(n)
-        return done, 0 < len(done) < len(cands)
+        self.full = full
+        for n in self.cands:
+            self._consider(n, s, best, seen, True)
+        # the nodes on the way back: judged always (a checker set down and lifted again reads
+        # as well from before it moved), and moved on from when nothing reads the counts as well
+        deeper = best[0] is None or best[0][1]
+        if deeper or self._landed_lifted(s):
+            node = cur.parent
+            while node is not None:
+                self._consider(node, s, best, seen, deeper)
+                node = node.parent
+        if self.starved or self.deep is not None:
+            self.deep = s  # (judged again from ``_before`` by ``refine``)
+        score = best[0]
+        if score is None:
+            self.kind = WRONG
+            return WRONG
+        nodes = best[1]
+        if len(nodes) > 1:
+            nodes = _distinct(nodes)
+        if len(nodes) > 1:
+            if score == (0, 0):  # a finished play the counts show comes first: never guided away from
+                done = [n for n in nodes if self.tmap.complete(n.pos)]
+                if done:
+                    nodes = done
+            if len(nodes) > 1:
+                nodes = self._by_nearness(nodes, score != (0, 0))
+        self._set_cur(nodes[0])
+        self.cands = nodes
+        self.hand = score[0]
+        kind = AT_REST if not score[0] and not score[1] else (ADJUST if not score[0] else IN_HAND)
+        self.kind = kind
+        return kind
+
+    def _landed_lifted(self, s):
+        """True if a checker is missing where one landed this turn (it may be read from before)."""
+        k = self.cur.key
+        r = self.root.key
+        for i in range(NLOC):
+            if s[i] < k[i] and k[i] > r[i]:
+                return True
+        return False
+
+    def next_reading(self):
+        """Believe the next of readings that stay equally good (the player's choice)."""
+        cands = self.cands
+        if len(cands) > 1:
+            cands.append(cands.pop(0))
+            self._set_cur(cands[0])
+
+    def _by_nearness(self, nodes, every):
+        """The ``nodes`` fewest moves away from a node believed before (that one first), or with
+        ``every`` all of them, nearest first (checkers in hand: any may be the one lifted)."""
+        up = {}
+        for c in self.cands:
+            d = 0
+            n = c
+            while n is not None:
+                if up.get(id(n), 99) > d:
+                    up[id(n)] = d
+                d += 1
+                n = n.parent
+        out = []
+        near = 99
+        for node in nodes:
+            k = 0
+            n = node
+            while id(n) not in up:
+                k += 1
+                n = n.parent
+            k += up[id(n)]
+            if every:
+                out.append((k, len(out)))
+            elif k < near:
+                near = k
+                out = [node]
+            elif k == near:
+                out.append(node)
+        if every:
+            out.sort()
+            return [nodes[i] for _, i in out]
+        if self.cur in out:
+            out.remove(self.cur)
+            out.insert(0, self.cur)
+        return out
+
+    def _consider(self, start, s, best, seen, expand):
+        """Judge ``start`` and (if ``expand``) the nodes reached from it by moving checkers from
+        locations that lost some to locations that gained some (an explicit stack: no recursion)."""
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            pk = id(node)  # (the same position reached two ways is told apart at the end)
+            if pk in seen:
+                continue
+            seen[pk] = 1
+            got = self.reading(node, s)
+            if got is not None:
+                score = got[:2]
+                old = best[0]
+                if old is None or score < old:
+                    best[0] = score
+                    best[1] = [node]
+                elif score == old:
+                    best[1].append(node)
+                if not got[2]:
+                    continue  # nothing sensed beyond this node: moving more only adds checkers out of place
+            if not expand:
+                continue
+            for child in self._moved(node, s):
+                stack.append(child)
+
+    def _moved(self, node, s):
+        """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar).
+
+        One pass over the counts finds where checkers are missing (sources) and where more show
+        (landings); a kept list of lift targets is filtered, otherwise only the moves from a source
+        to a landing the dice left can make are tried (``_reach``)."""
+        k = node.key
+        mover = self.mover
+        nardy = self.nardy
+        obar = BAR0 + 1 - mover
+        gains = []
+        losses = []
+        gain = 0
+        loss = 0
+        for i in range(NLOC):
+            d = s[i] - k[i]
+            if d > 0:
+                gains.append(i)
+                gain += d
+            elif d < 0:
+                losses.append(i)
+                loss -= d
+        out = []
+        if not gains:
+            return out
+        bar_up = s[obar] > self.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
+        cap = self.capacity
+        if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
+            for i in range(NLOC):
+                if s[i] >= cap[i] and s[i] == k[i]:
+                    losses.append(i)
+        me = node.pos.me
+        memo = node.memo
+        kept = memo[_TARGETS] if memo is not None else None
+        # a node on the way back keeps the list of the way taken: enough, no search from it
+        search = self._reach is not None and node is not self.cur and (node.parent is None or kept is None)
+        if bar_up:
+            for i in self.blot_locs:  # a hit lands without changing the count
+                if i not in gains:
+                    gains.append(i)
+        for i in losses:
+            p = loc_point(mover, i, nardy)
+            if p <= 0 or not me[p]:
+                continue
+            kids = kept.get(p) if kept is not None else None
+            if kids is None and not search and (node is self.cur or self._reach is None):
+                kids = self.lift_targets(node, p)
+            if kids is not None:
+                for child in kids:
+                    t = slot_loc(mover, child.to, nardy)
+                    if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
+                        out.append(child)  # (landing on a stack the switches clip is not seen either)
+            elif search and self.budget <= 0:
+                self.starved = True
+            elif search and self._reach is not None:
+                reach = self._reach
+                for j in gains:
+                    q = loc_point(mover, j, False)
+                    if 0 <= q < p:
+                        reach(self, node, p, q, out)
+        return out
+
+    def reading(self, node, s):
+        """How ``s`` reads as ``node``: ``(in hand, adjustments, surplus)`` or None.
+
+        In hand: checkers missing from where ``node`` has them. Adjustments:
+        hit checkers still on their points (sensed one more there, one less
+        on the bar) and blots already on the bar before their hitter came
+        (sensed one less on the point, one more on the bar; only while dice
+        are left). ``surplus``: locations showing more than ``node``.
+        """
+        k = node.key
+        obar = BAR0 + 1 - self.mover
+        blots = self.blots
+        hand = 0
+        pend = 0
+        lifted = 0
+        gain = 0
+        for i in range(NLOC):
+            d = s[i] - k[i]
+            if d and i != obar:
+                if d > 0:
+                    gain += 1
+                    q = blots[i]
+                    if not q or d > 1 or node.pos.opp[q]:
+                        return None
+                    pend += 1
+                else:
+                    q = blots[i]
+                    if q and d == -1 and node.pos.opp[q]:
+                        lifted += 1
+                    else:
+                        hand -= d
+        if self.full:
+            hand += self._unseen(node)
+        bd = s[obar] - k[obar] + pend
+        if bd > 0:
+            gain += 1
+            if bd > lifted or not node.left:
+                return None
+            return (hand + lifted - bd, pend + bd, gain)
+        return (hand + lifted - bd, pend, gain)
+
+    def _unseen(self, node):
+        """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs
+        them is no better than one with them in hand (they are not seen either way)."""
+        k = node.key
+        cap = self.capacity
+        table = self._table
+        me = node.pos.me
+        base = self.pos.me
+        n = 0
+        for p in range(25):
+            loc = table[p]
+            if k[loc] >= cap[loc]:
+                extra = me[p] - base[p]
+                if extra > 0:
+                    over = me[p] - cap[loc]  # (the mover's own stack: the opponent has none there)
+                    n += over if over < extra else extra
+        return n
+
+    # -- DONE (pipcore.showing) ---------------------------------------------------
+    def at_done(self, sensed):
+        """The complete legal plays the board may show: ``(nodes, unsure)`` (``pipcore.showing``)."""
+        from pipcore.showing import at_done
+        return at_done(self, sensed)
 
     def _results_showing(self, s):
-        """Nodes of the legal results whose sensed key is ``s`` (``showing``), the current node first."""
-        return self._result_nodes(self._readings(s, 1)[0], s)
-
-    def _result_nodes(self, results, s):
-        out = []
-        cur = self.cur
-        for pos in results:
-            if pos == cur.pos:
-                out.insert(0, cur)
-            else:
-                out.append(Node(pos, (), s, self.root))
-        return out
+        from pipcore.showing import results_showing
+        return results_showing(self, s)
 
     def showing(self, s, complete):
         """Positions of this turn whose sensed counts are ``s``: the legal results (``complete``), or
-        the positions on the way to one that are not results (not ``complete``); see ``_readings``."""
-        return self._readings(s, 1 if complete else 2)[0 if complete else 1]
-
-    def _readings(self, s, want):
-        """``(results, on_the_way)``: the positions of this turn whose sensed counts are ``s``, legal
-        results (if ``want & 1``) and positions on the way to one that are not results (``want & 2``).
-
-        Built from the counts, not from the plays: the opponent's checkers only ever go from a blot
-        to the bar, so every location but a few names the mover's count there. The unknowns are the
-        mover's stacks the switches clip (at least ``capacity``, together making 15) and blots
-        still showing one checker (the blot, or the mover's checker that hit it): a handful of
-        positions to judge, where listing every legal result took 2,226 for the worst 1-1.
-        """
-        mover = self.mover
-        nardy = self.nardy
-        cap = self.capacity
-        root = self.pos
-        ropp = root.opp
-        mine = slot_table(mover, nardy)
-        theirs = slot_table(1 - mover, nardy)
-        loc = theirs[0]
-        c = ropp[0]
-        if s[loc] != (c if c < cap[loc] else cap[loc]):
-            return [], []
-        me = bytearray(26)
-        opp = bytearray(ropp)
-        fixed = 0
-        hits = 0
-        either = []  # mover points showing 1 where a blot stood: the blot, or one checker that hit it
-        clipped = []  # mover slots the switches clip: at least capacity there
-        for p in range(26):
-            loc = mine[p]
-            n = s[loc]
-            full = n >= cap[loc]
-            if 0 < p < 25:
-                q = opp_slot(p, nardy)
-                o = ropp[q]
-                if o:
-                    if o > 1 or nardy:  # a point the mover cannot take: its count cannot change
-                        if n != (o if o < cap[loc] else cap[loc]):
-                            return [], []
-                        continue
-                    if n == 1:
-                        either.append(p)  # (with a one-checker switch the hitter's stack is clipped)
-                        continue
-                    opp[q] = 0  # hit (also when the hitter moved on and left the point empty)
-                    hits += 1
-            if full:
-                clipped.append(p)
-            else:
-                me[p] = n
-                fixed += n
-        bar = theirs[25]
-        hits_max = 15
-        hits_min = s[bar] - ropp[25]
-        if s[bar] < cap[bar]:
-            hits_max = hits_min
-        done = []
-        way = []
-        ne = len(either)
-        base = len(clipped)
-        for mask in range(1 << ne):
-            h = hits
-            ones = 0
-            del clipped[base:]
-            for i in range(ne):
-                if mask >> i & 1:
-                    h += 1
-                    p = either[i]
-                    if cap[mine[p]] > 1:
-                        ones += 1
-                    else:
-                        clipped.append(p)
-            if h < hits_min or h > hits_max:
-                continue
-            nc = len(clipped)
-            parts = bytearray(nc)
-            rest = 15 - fixed - ones
-            for i in range(nc):
-                rest -= cap[mine[clipped[i]]]
-            if rest < 0 or (not nc and rest):
-                continue
-            # every split of ``rest`` extra checkers over the clipped slots (an odometer; the last takes the rest)
-            while True:
-                left = rest
-                for i in range(nc - 1):
-                    left -= parts[i]
-                if left >= 0:
-                    pos = Position(me, opp)
-                    m = pos.me
-                    o = pos.opp
-                    for i in range(ne):
-                        p = either[i]
-                        if mask >> i & 1:
-                            m[p] = 1  # (or more, below, when clipped)
-                            o[opp_slot(p, nardy)] = 0
-                    o[25] += h
-                    for i in range(nc):
-                        p = clipped[i]
-                        m[p] = cap[mine[p]] + (parts[i] if i < nc - 1 else left)
-                    if self.key(pos) == s:
-                        if self.tmap.complete(pos):
-                            if want & 1 and (self.only is None or pos == self.only):
-                                done.append(pos)
-                        elif want & 2 and self.turn.steps(pos):
-                            way.append(pos)
-                i = 0
-                while i < nc - 1:
-                    parts[i] += 1
-                    if parts[i] <= rest:
-                        break
-                    parts[i] = 0
-                    i += 1
-                if i >= nc - 1:
-                    break
-        return done, way
+        the positions on the way to one that are not results (not ``complete``)."""
+        from pipcore.showing import readings
+        return readings(self, s, 1 if complete else 2)[0 if complete else 1]

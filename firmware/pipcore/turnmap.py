@@ -171,11 +171,11 @@ class TurnMap:
                     continue
                 child = p.copy()
                 self.apply(child, s, t)
-                key = child.key()
+                left2 = remove_die(lf, d)
+                key = child.key() + bytes(left2)  # (the same position with other dice left: a bear-off)
                 if key in seen:
                     continue
                 seen[key] = 1
-                left2 = remove_die(lf, d)
                 if check and not self.on_path(child, left2):
                     continue
                 out.append((t, child, left2, path))

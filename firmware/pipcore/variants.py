@@ -82,5 +82,26 @@ def play_result(turn, position, dice, text, variant="backgammon"):
     check = getattr(turn, "check", None)  # the variant's own referee (long nardy)
     if check is not None:
         return check(segments)[1]
-    from pipcore.rules import check_play
-    return check_play(position, dice, segments)[1]
+    from pipcore.rules import AmbiguousPlayError, check_play
+    try:
+        return check_play(position, dice, segments)[1]
+    except AmbiguousPlayError:
+        found = _gnubg_reading(turn, position, text)  # gnubg marks hits per landing: 17/7* is not 17/11*/7*
+        if found is None:
+            raise
+        return found
+
+
+def _gnubg_reading(turn, position, text):
+    """The one legal result whose play gnubg writes as ``text`` (hits marked per landing), or None."""
+    from pipcore.notation import canonical, format_play_from
+    from pipcore.rules import apply_move
+    want = canonical(text)
+    found = None
+    for code in turn.plays:
+        if canonical(format_play_from(position, turn.moves(code), apply_move)) == want:
+            result = turn.result(code)
+            if found is not None and found != result:
+                return None
+            found = result
+    return found

@@ -344,8 +344,11 @@ class Link:
     def set_dice(self, dice):
         return self.request("set_dice", dice=list(dice))
 
-    def inject(self, kind, index, value):
-        return self.request("inject", kind=kind, index=index, value=value)
+    def inject(self, kind, index, value, player=None):
+        """Test mode: a sensor reading, or a button press (``player`` 0 white / 1 black: whose button)."""
+        if player is None:
+            return self.request("inject", kind=kind, index=index, value=value)
+        return self.request("inject", kind=kind, index=index, value=value, player=player)
 
     def record(self, match=None):
         """A match's whole record as bytes, read page by page (``match`` None: the one being played)."""

@@ -238,12 +238,8 @@ class SimBoard:
         else:
             if player is None:
                 player = ctl.mover
-                if name in ("TAKE", "DROP", "BEAVER") and ctl.offerer >= 0:
-                    player = 1 - ctl.offerer
-                    if name != "BEAVER" and ctl.offer_stage == 2:
-                        player = ctl.offerer
-                    elif ctl.offer_stage == 3:
-                        player = 1 - ctl.offerer
+                if name in ("TAKE", "DROP", "BEAVER", "RACCOON", "DOUBLE") and ctl.offerer >= 0:
+                    player = ctl.ref.cube.responder()  # the side that must answer the cube
             button = _BUTTONS[name][player]
             hold = PRESS_MS
         pad = self.twins.pad
@@ -381,18 +377,21 @@ class SimBoard:
         raise BoardError("guidance did not converge after %d steps" % limit)
 
     def tidy_tall_stacks(self):
-        """What a person does after setup: fix stacks taller than the switches see to the known count."""
+        """What a person does after setup: fix stacks taller than the switches see to the known count
+        (the surplus into the box first, then the short stacks filled from it)."""
         ctl = self.ctl
         want = ctl.expected_counts()
         cap = self.capacity
-        for loc in range(NLOC):
+        tall = [loc for loc in range(NLOC)
+                if len(self.stacks[loc]) >= cap[loc] and want[loc] >= cap[loc] and len(self.stacks[loc]) != want[loc]]
+        for loc in tall:
             stack = self.stacks[loc]
-            if len(stack) >= cap[loc] and want[loc] >= cap[loc] and len(stack) != want[loc]:
-                colour = stack[0]
-                while len(stack) > want[loc]:
-                    stack.pop()
-                    self.box[colour] += 1
-                while len(stack) < want[loc]:
+            while len(stack) > want[loc]:
+                self.box[stack.pop()] += 1
+        for loc in tall:
+            stack = self.stacks[loc]
+            colour = stack[0]
+            while len(stack) < want[loc]:
                     if self.box[colour] <= 0:
                         raise BoardError("no checker left to fill location %d" % loc)
                     self.box[colour] -= 1

@@ -101,8 +101,8 @@ class RecordingApp:
     def set_dice(self, dice):
         self.calls.append(("set_dice", dice))
 
-    def inject(self, kind, index, value):
-        self.calls.append(("inject", kind, index, value))
+    def inject(self, kind, index, value, player=None):
+        self.calls.append(("inject", kind, index, value) if player is None else ("inject", kind, index, value, player))
 
     def remote_dice(self, dice, commitment, roll):
         self.calls.append(("remote_dice", dice, commitment, roll))
@@ -196,7 +196,8 @@ def reference_ok(frame, test_mode):
         "new_game": {"variant": ("str",), "options": ("dict",)},
         "set_position": {"position_id": ("str",), "match_id": ("str",)},
         "show_play": {"play": ("str",)}, "show_cube": {"action": ("str",)}, "roll": {}, "record": {"offset": ("int",)},
-        "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",)},
+        "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",),
+                                                            "player": ("int",)},
         "repl": {}, "remote_dice": {"dice": ("list",), "commitment": ("str",), "roll": ("int",)},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),
@@ -222,7 +223,8 @@ def reference_ok(frame, test_mode):
             if "match_id" in msg and len(msg["match_id"]) != 12:
                 return False
         elif cmd == "show_play":
-            parse_play(msg["play"])
+            if not (len(msg["play"]) == 14 and " " not in msg["play"]):
+                parse_play(msg["play"])
         elif cmd == "show_cube":
             return msg["action"] in protocol.CUBE_ACTIONS
         elif cmd == "record":
@@ -241,6 +243,8 @@ def reference_ok(frame, test_mode):
             check_dice(d)
         elif cmd == "inject":
             top = 1 if msg["kind"] == "button" else 15
+            if "player" in msg and (msg["kind"] != "button" or msg["player"] not in (0, 1)):
+                return False
             return msg["kind"] in protocol.INJECT_KINDS and 0 <= msg["value"] <= top and msg["index"] >= 0
     except ValueError:
         return False

@@ -86,7 +86,10 @@ class WebSim:
                     name = action.get("button")
                     if name not in button_names():
                         raise ActionError("unknown button %r" % (name,))
-                    board.press(name)
+                    player = action.get("player")
+                    if player is not None and player not in (0, 1):
+                        raise ActionError("player must be 0 (white) or 1 (black)")
+                    board.press(name, player)
                 elif kind == "setup":
                     board.follow_guidance()
                 else:

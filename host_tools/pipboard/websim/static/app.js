@@ -34,6 +34,18 @@ function drawStatic() {
     btn.onclick = () => post({ do: "press", button: name });
     bt.appendChild(btn);
   }
+  // each side's own buttons: they act only for that side (the board refuses the other side's out of turn)
+  for (const [player, side] of [[0, "white"], [1, "black"]]) {
+    const row = document.createElement("div");
+    row.className = "side-buttons"; row.textContent = side + ": ";
+    for (const name of ["ROLL", "DONE", "DOUBLE", "TAKE", "DROP"]) {
+      const btn = document.createElement("button");
+      btn.textContent = name; btn.id = "btn-" + side + "-" + name;
+      btn.onclick = () => post({ do: "press", button: name, player });
+      row.appendChild(btn);
+    }
+    bt.appendChild(row);
+  }
   const setup = document.createElement("button");
   setup.textContent = "set up as the LEDs ask"; setup.id = "btn-setup";
   setup.onclick = () => post({ do: "setup" });
