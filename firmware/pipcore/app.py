@@ -38,11 +38,23 @@ from pipcore.jsonbuf import JsonBuffer
 from pipcore.playcodes import play_store
 from pipcore.render import Renderer
 
+try:  # MicroPython: the heap is watched (CPython has no mem_free, and collects on its own)
+    from gc import collect as _collect
+    from gc import mem_free as _mem_free
+except ImportError:
+    _collect = _mem_free = None
+
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
-SAVE_BUFFER = 3072  # bytes kept for the state save's JSON (grown when a save outgrows it; the record is not in it)
+SAVE_BUFFER = 1536  # bytes kept for the state save's JSON (about 1.1 KB; grown by half when a save outgrows it)
 PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
+# Loaded on demand elsewhere, but every backgammon roll needs them: loaded at power-up, while the heap
+# is whole (a module's code wants blocks of a KB or more that a game's heap no longer has in one piece)
+_ROLL_MODULES = ("pipcore.turnmap", "pipcore.steps", "pipcore.reach", "pipcore.showing")
+# Bytes the heap keeps free for the next event: work ahead (lift targets) stops below it. An event
+# allocates up to ~17 KB on the 64-bit unix port (about half on the Pico), all of it garbage after.
+IDLE_RESERVE = 24576
 
 _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
@@ -92,6 +104,9 @@ class App:
             self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
         except MemoryError:  # a heap already cut up (never at power-up): each roll allocates its own
             self._plays = None
+        if variant == "backgammon":
+            for name in _ROLL_MODULES:
+                __import__(name)
         self.ctl = self._power_up(options, variant)
         self._scan_at = None
         self._button_at = None
@@ -99,6 +114,7 @@ class App:
         self._drawn = -1
         self._panel = None
         self._dirty = True
+        self._litter = False  # an event ran since the last collection (MicroPython only)
 
     # -- power-up -----------------------------------------------------------
     def _power_up(self, options, variant):
@@ -177,12 +193,31 @@ class App:
             self.step(("tick",), now)
         self.draw(now)
         if not busy:
-            if self.ctl.save_due and now - self._save_retry_at >= 0:
-                self._retry_save(now)  # a commit the flash or the heap refused: do not wait for the next one
-            try:
-                self.ctl.idle()  # nothing happened: prepare the next lift's targets
-            except Exception as exc:  # half-built tables: rebuild the controller
-                self._recover(exc, None, now)
+            self.quiet(now)
+
+    def quiet(self, now):
+        """The work of a pass where nothing was sensed or pressed; True if it did something.
+
+        A commit the flash or the heap refused is saved again (with back-off);
+        the garbage of the last event is collected now, between a person's
+        actions (so the next event rarely meets a collection); then the
+        controller works ahead (``Controller.idle``: a deeper reading of the
+        counts, and, while the heap keeps ``IDLE_RESERVE`` free, the next
+        lift's targets).
+        """
+        ctl = self.ctl
+        if ctl.save_due and now - self._save_retry_at >= 0:
+            self._retry_save(now)  # do not wait for the next commit
+        if self._litter and _collect is not None:
+            self._litter = False
+            _collect()
+            return True
+        # below the reserve a lift computes its own targets: the heap is for the next event
+        try:
+            return bool(self.ctl.idle(_mem_free is None or _mem_free() >= IDLE_RESERVE))
+        except Exception as exc:  # half-built tables: rebuild the controller
+            self._recover(exc, None, now)
+            return False
 
     def _retry_save(self, now):
         self._save()
@@ -238,6 +273,8 @@ class App:
             self._board = event[1]
         else:  # (not for every scan: a match starts on a button or a host's event)
             self._tick_clock(now)
+        if event[0] != "tick":
+            self._litter = _collect is not None  # its garbage goes at the next quiet pass
         if event == ("button", "NEW"):
             self.saving = True  # a new match: saving resumes after a start that kept an unreadable save
             if self.store is not None:

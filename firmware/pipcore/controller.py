@@ -57,7 +57,7 @@ from pipcore.position import PositionError
 from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
 from pipcore.ctlviews import LOG_LINES, ControllerViews  # noqa: F401
 from pipcore.tracker import IN_HAND, WRONG, Tracker
-from pipcore.variants import decode_position, play_result
+from pipcore.variants import decode_position
 
 SNAPSHOT_VERSION = 3  # 3: the record in its own file (pipcore.keeper); a version 2 save is migrated
 
@@ -206,12 +206,14 @@ class Controller(ControllerViews):
             self._on_load(event[1], event[2], event[3] if len(event) > 3 else None, event[4] if len(event) > 4
                           else None)
         elif kind == "host_play":
-            self._on_host_play(event[1])
+            from pipcore.outside import show_play
+            show_play(self, event[1])
         elif kind == "tournament":
             self.tournament = bool(event[1])
             self._evaluate()
         elif kind == "coach":
-            self._on_coach(event[1], event[2], event[3], event[4], event[5] if len(event) > 5 else "")
+            from pipcore.outside import coach
+            coach(self, event[1], event[2], event[3], event[4], event[5] if len(event) > 5 else "")
         else:
             raise ControllerError("unknown event %r" % (kind,))
 
@@ -291,7 +293,9 @@ class Controller(ControllerViews):
                 self._enter()
         elif want == ROLL_TURN and phase == TURN_START:
             self.ref.roll((a, b))
-            self._start_moving()
+            self.save_due = True
+            self._start_moving()  # (its marks evaluated: once is enough on the roll's path)
+            return
         else:
             return
         self.save_due = True
@@ -396,37 +400,6 @@ class Controller(ControllerViews):
         if not was_setup:
             self.layout.seed(old_pos, old_mover)
         self._start_setup()
-        self._evaluate()
-
-    def _on_host_play(self, text):
-        if self.phase not in (MOVING, PICK):
-            raise ControllerError("a play can be given only while a roll is being played")
-        turn = self._roll_tracker().turn
-        ref = self.ref
-        try:
-            target = play_result(turn, ref.position, ref.dice, text, self.variant)
-        except ValueError as exc:  # not notation, or not legal (each variant's IllegalPlayError)
-            raise ControllerError("host play %r refused: %s" % (text, exc))
-        self.forced = target
-        self.pick = None
-        self._track(turn, target)
-        self._evaluate()
-
-    def _on_coach(self, player, segments, level, pips, text):
-        """Light the coach's better play and its rating (``pipboard coach``), between rolls only."""
-        if player not in (0, 1) or not 0 <= level <= 3 or not 0 <= pips <= 6:
-            raise ControllerError("coach: player 0/1, level 0..3, pips 0..6")
-        phase = self.phase
-        if phase in (SETUP, MOVING, PICK):
-            return  # a roll is being played: its guidance comes first (the host still has the line)
-        from pipcore.coaching import marks_of
-
-        marks = marks_of(player, segments, self.nardy)
-        if self.coach_panel is None:
-            self._prompt = self.message
-        self.coach = (player, marks)
-        self.coach_panel = (level, pips) if level or marks else None
-        self.message = ("%s | coach: %s" % (self._prompt, text)) if text else self._prompt
         self._evaluate()
 
     # -------------------------------------------------------------- persistence

@@ -170,8 +170,9 @@ class ControllerViews:
         if self.tracker is not None:
             self.tracker.drop_caches()
 
-    def idle(self):
-        """Work ahead while nothing happens: the targets of one more movable checker.
+    def idle(self, prepare=True):
+        """Work ahead while nothing happens: the deeper reading of counts answered in haste, then
+        (if ``prepare``: the app says no when the heap is short) the targets of one more movable checker.
 
         Returns True if it did something (the app calls it once per quiet poll),
         so a lift is answered from what is ready instead of being computed then.
@@ -183,7 +184,7 @@ class ControllerViews:
             if tr.deep is not None and self.have_sensed and tr.refine(bytes(self.sensed)):
                 self._evaluate()  # the deeper readings of the counts answered at once
                 return True
-            if self.transit_since >= 0:
+            if self.transit_since >= 0 or not prepare:
                 return False
             return tr.idle(bytes(self.sensed) if self.have_sensed else None)
         except MemoryError:  # work ahead is optional: with the heap this full, a lift computes its own

@@ -9,8 +9,8 @@ cube questions about a state without a whole match (``pipboard rules``).
 
 from pipcore.compat import const
 from pipcore.cube import BEAVERED, CENTRE, IDLE, OFFERED, RACCOONED, Cube, CubeError
+from pipcore.position import _B64_CODES, _B64_VALUES  # (the same alphabet as the Position ID)
 
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 # gnubg game states (bits 8-10 of the Match ID)
 GAME_NONE = const(0)
@@ -152,14 +152,16 @@ class MatchState:
         _set_bits(key, 36, 15, self.score[0])
         _set_bits(key, 51, 15, self.score[1])
         _set_bits(key, 66, 1, 0 if self.jacoby else 1)
-        out = []
+        out = bytearray(12)  # codes, not _B64[i]: MicroPython interns each 1-character string for good
+        j = 0
         for i in range(0, 9, 3):
             a, b, c = key[i], key[i + 1], key[i + 2]
-            out.append(_B64[a >> 2])
-            out.append(_B64[((a & 3) << 4) | (b >> 4)])
-            out.append(_B64[((b & 15) << 2) | (c >> 6)])
-            out.append(_B64[c & 63])
-        return "".join(out)
+            out[j] = _B64_CODES[a >> 2]
+            out[j + 1] = _B64_CODES[((a & 3) << 4) | (b >> 4)]
+            out[j + 2] = _B64_CODES[((b & 15) << 2) | (c >> 6)]
+            out[j + 3] = _B64_CODES[c & 63]
+            j += 4
+        return str(out, "ascii")
 
     @classmethod
     def from_id(cls, match_id):
@@ -174,12 +176,14 @@ class MatchState:
         text = match_id.strip()
         if len(text) != 12:
             raise MatchIdError("a Match ID has 12 characters, not %d: %r" % (len(text), match_id))
-        vals = []
-        for ch in text:
-            x = _B64.find(ch)
-            if x < 0:
-                raise MatchIdError("character %r is not allowed in a Match ID" % ch)
-            vals.append(x)
+        vals = bytearray(12)
+        raw = text.encode()  # bytes, not characters: MicroPython interns each 1-character string for good
+        for i in range(12):
+            b = raw[i]
+            x = _B64_VALUES[b] if b < 128 else 64
+            if x == 64:
+                raise MatchIdError("character %r is not allowed in a Match ID" % text[i])
+            vals[i] = x
         key = bytearray(9)
         for i in range(3):
             a, b, c, d = vals[4 * i:4 * i + 4]

@@ -18,7 +18,6 @@ CHECKERS = const(15)
 BAR = const(25)
 OFF = const(0)
 
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_CODES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_VALUES = bytearray(b"\x40" * 128)  # ASCII code -> 6-bit value; 64 marks a bad character
 for _i in range(64):
@@ -256,8 +255,9 @@ def decode_position_id(position_id):
     if len(text) != 14:
         raise PositionError("a Position ID has 14 characters, not %d: %r" % (len(text), position_id))
     values = bytearray(14)
+    raw = text.encode()  # bytes, not text[i]: MicroPython interns each 1-character string for good
     for i in range(14):
-        v = ord(text[i])
+        v = raw[i]
         v = _B64_VALUES[v] if v < 128 else 64
         if v == 64:
             raise PositionError("character %r is not allowed in a Position ID" % text[i])

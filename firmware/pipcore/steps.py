@@ -33,7 +33,6 @@ median about 0.04 ms; the first call of a turn sets up the per-turn data
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import _pack, apply_move
 
-_INDEX = "_steps_index"
 
 
 def legal_steps(turn, position):
@@ -55,13 +54,16 @@ def code_for(turn, position):
 
 
 def _index(turn):
-    index = getattr(turn, _INDEX, None)
+    try:  # (an attribute, not getattr with a name: the name is interned when this module loads)
+        index = turn._steps_index
+    except AttributeError:
+        index = None
     if index is None:
         if turn.double:
             index = _Doubles(turn)
         else:
             index = _Mixed(turn)
-        setattr(turn, _INDEX, index)
+        turn._steps_index = index
     return index
 
 

@@ -35,7 +35,7 @@ WRONG = const(3)  # no reading of the turn shows the counts: a checker where non
 
 # Child nodes idle() keeps ready at the current node (about 400 B each on the unix port, half on
 # the Pico): the worst 1-1 of the bench has 58, so every lift there is answered from what is ready.
-IDLE_NODES = const(64)
+IDLE_NODES = const(40)
 
 # Ways judged by the turn's steps() (``_reach``) when a settled change is answered (QUICK_BUDGET)
 # and when the same counts are judged again from a quiet poll (``refine``, REACH_BUDGET). The

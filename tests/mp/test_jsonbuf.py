@@ -35,3 +35,21 @@ def test_scalars_and_empty_containers():
     buf = JsonBuffer(8)
     for obj in (0, -12, "", "x" * 600, [], {}, [[]], {"k": {}}, True, None):
         assert json.loads(bytes(buf.encode(obj))) == obj
+
+
+class _Crowded(JsonBuffer):
+    """A heap with no block for the whole text: whole-text formatting fails, pieces still fit."""
+
+    def _put(self, piece):
+        if len(piece) > 300:
+            raise MemoryError("no block of %d bytes" % len(piece))
+        JsonBuffer._put(self, piece)
+
+
+def test_a_crowded_heap_writes_the_same_text_piece_by_piece():
+    whole = bytes(JsonBuffer(64).encode(_snapshot_like()))
+    crowded = _Crowded(64)
+    pieces = bytes(crowded.encode(_snapshot_like()))
+    assert json.loads(pieces) == _snapshot_like() == json.loads(whole)
+    for obj in (0, "", "x" * 600, [], {"k": {}}, None):
+        assert json.loads(bytes(crowded.encode(obj))) == obj
