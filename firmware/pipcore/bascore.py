@@ -5,7 +5,8 @@ told, one key at a time, what it cannot see, and keeps the rest: the deal
 number and hand size (5.3), the dealer, the calls and who may make them
 (5.6), the team contracts and the opening leader (5.7), the score (5.9), the
 redeals and the end of the game (5.10). The rules themselves come from
-``pipcore.backalley``; this module only sequences them.
+``pipcore.bacalls`` (the part of ``pipcore.backalley`` without the cards);
+this module only sequences them.
 
 The keys of one deal, in order:
 
@@ -28,7 +29,7 @@ game is under 500 bytes of JSON) and ``ScoreKeeper.restore(snap)`` replays it
 through the same checks, so a damaged save is refused, never half-loaded.
 """
 
-from pipcore.backalley import (
+from pipcore.bacalls import (
     BOARD,
     DEALS,
     EW,
@@ -107,20 +108,26 @@ def _names(names):
 
 
 class DealRow:
-    """One line of the score sheet: a counted deal, or a redeal (``taken`` None: all four passed)."""
+    """One line of the score sheet: a counted deal, or a redeal (``taken`` None: all four passed).
 
-    def __init__(self, number, dealer, h, trump, calls, taken=None, team_contracts=None, leader=None,
-                 points=None, totals=None):
-        self.number = number  # the counted deal (a redeal has the number of the deal it replays)
-        self.dealer = dealer
-        self.hand_size = h
-        self.trump = trump
-        self.calls = calls  # in bidding order, from the dealer's left
-        self.taken = taken  # tricks per seat N, E, S, W
-        self.contracts = team_contracts  # [NS, EW] Contract
-        self.leader = leader
-        self.points = points  # this deal's [NS, EW]
-        self.totals = totals  # the running [NS, EW] after it
+    Made on demand from the keeper's compact rows (``ScoreKeeper.rows``).
+    """
+
+    def __init__(self, packed):
+        self.number, self.dealer, self.hand_size, trump = packed[0], packed[1], packed[2], packed[3]
+        self.trump = NO_TRUMP if trump == _NT_KEY else trump
+        self.calls = list(packed[4:8])  # in bidding order, from the dealer's left
+        self.taken = None  # tricks per seat N, E, S, W
+        self.contracts = None  # [NS, EW] Contract
+        self.leader = None
+        self.points = None  # this deal's [NS, EW]
+        self.totals = None  # the running [NS, EW] after it
+        if len(packed) > 8:
+            self.taken = list(packed[8:12])
+            self.points = [packed[12], packed[13]]
+            self.totals = [packed[14], packed[15]]
+            self.leader = packed[16]
+            self.contracts = contracts(self.calls, (self.dealer + 1) % 4)
 
     @property
     def redeal(self):
@@ -149,7 +156,9 @@ class ScoreKeeper:
         self.number = 1  # the counted deal being keyed (DEALS + 1 once over)
         self.dealer = self.first_dealer
         self.scores = [0, 0]
-        self.rows = []  # DealRow per counted deal and per redeal, in order
+        # one tuple of ints per counted deal and per redeal, in order (DealRow reads them): number, dealer,
+        # h, trump key, the four calls; then for a counted deal the tricks per seat, points, totals, leader
+        self._rows = []
         self.redeals = 0
         self.phase = TRUMP
         self._new_deal()
@@ -289,7 +298,7 @@ class ScoreKeeper:
     def _calls_done(self):
         leader = opening_leader(self.calls, self.first_bidder)
         if leader is None:  # four passes: the next dealer deals again, same hand size ([I-26])
-            self.rows.append(DealRow(self.number, self.dealer, self.hand_size, self.trump, self.calls))
+            self._rows.append(self._head())
             self.redeals += 1
             self.dealer = (self.dealer + 1) % 4
             self.phase = TRUMP
@@ -308,12 +317,26 @@ class ScoreKeeper:
         points = [self.contracts[NS].score(team[NS], h), self.contracts[EW].score(team[EW], h)]
         self.scores[NS] += points[NS]
         self.scores[EW] += points[EW]
-        self.rows.append(DealRow(self.number, self.dealer, h, self.trump, self.calls, taken, self.contracts,
-                                 self.leader, points, list(self.scores)))
+        self._rows.append(self._head() + tuple(taken) + (points[NS], points[EW], self.scores[NS], self.scores[EW],
+                                                         self.leader))
         self.number += 1
         self.dealer = (self.dealer + 1) % 4
         self.phase = OVER if self.number > DEALS else TRUMP
         self._new_deal()
+
+    def _head(self):
+        c = self.calls
+        return (self.number, self.dealer, self.hand_size, _NT_KEY if self.trump == NO_TRUMP else self.trump,
+                c[0], c[1], c[2], c[3])
+
+    @property
+    def rows(self):
+        """The score sheet so far: a ``DealRow`` per counted deal and per redeal, in order."""
+        return [DealRow(packed) for packed in self._rows]
+
+    def last_row(self):
+        """The ``DealRow`` of the last deal scored or redealt, or None."""
+        return DealRow(self._rows[-1]) if self._rows else None
 
     def undo(self):
         """Take back the last key (a call, tricks, a trump, even the end of a deal); False if none."""

@@ -110,7 +110,8 @@ def sheet_text(keeper):
                                                                     names[keeper.first_dealer]),
            ""]
     seats = " ".join(_cell(s, 7) for s in short)
-    out.append("Deal Cards Dealer  Trump | %s |  NS bid took points total |  EW bid took points total" % seats)
+    teams = " | ".join("%7s %4s %6s %5s" % (team + " bid", "took", "points", "total") for team in ("NS", "EW"))
+    out.append("Deal Cards Dealer  Trump | %s | %s" % (seats, teams))
     out.append("-" * len(out[-1]))
     for row in keeper.rows:
         folds = board_folds(row.calls)
@@ -210,18 +211,20 @@ def sheet_for(keeper, name):
     return sheet_text(keeper)
 
 
-def write_sheet(keeper, name, out=sys.stdout):
-    """Write the sheet to the file ``name`` (``-``: ``out``)."""
+def write_sheet(keeper, name, out=None):
+    """Write the sheet to the file ``name`` (``-``: ``out``, standard output by default)."""
     text = sheet_for(keeper, name)
     if name == "-":
-        out.write(text)
+        (out or sys.stdout).write(text)
     else:
         with open(name, "w", encoding="utf-8") as f:
             f.write(text)
 
 
-def run_export(path, output, out=sys.stdout, err=sys.stderr):
+def run_export(path, output, out=None, err=None):
     """``pipboard export FILE -o OUT`` for a Back Alley file; 0 on success, 1 with a message otherwise."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()

@@ -193,8 +193,9 @@ def _contract(contract):
     return contract_words(contract)
 
 
-def play(stdin, stdout, seat=2, bots=3, seed=None, sheet=None, ascii_cards=False, stderr=sys.stderr):
+def play(stdin, stdout, seat=2, bots=3, seed=None, sheet=None, ascii_cards=False, stderr=None):
     """Run a game reading the person's lines from ``stdin``; returns the exit status."""
+    stderr = stderr or sys.stderr
     from pipboard.batable import Table
 
     people = [] if bots == 4 else [seat]

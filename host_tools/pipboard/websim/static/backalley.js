@@ -44,6 +44,10 @@ function schedule() {
   botTimer = setTimeout(() => { if (!busy) post({ do: "bot", version }); else schedule(); }, delay);
 }
 
+function cardName(text) { // "AD" -> "♦A", as the log writes cards
+  return text === "BJ" || text === "LJ" ? text : SUITS[text.slice(-1)] + text.slice(0, -1);
+}
+
 function seatInfo(seat) { return state.seats[SEATS.indexOf(seat)]; }
 
 function bottomSeat() {
@@ -166,7 +170,7 @@ function draw() {
   if (state.people.length === 1) revealed = bottom;
   $("deal").textContent = "Deal " + state.number + " of " + state.deals + " · " + state.hand_size + " card" +
     (state.hand_size === 1 ? "" : "s") + " · dealer " + seatInfo(state.dealer).name + " · " + state.trump +
-    " (turned up " + state.upcard.replace(/[CDHS]$/, (s) => SUITS[s]) + ")";
+    " (turned up " + cardName(state.upcard) + ")";
   let status;
   if (state.over) status = state.final;
   else if (state.person_to_act) status = (state.people.length > 1 ? seatInfo(state.to_act).name + ": your" : "Your") +
@@ -184,7 +188,7 @@ function draw() {
   } else cover.style.display = "none";
   $("scores").textContent = "NS " + state.scores[0] + " · EW " + state.scores[1];
   $("contracts").textContent = state.contracts ? "Contracts: NS " + state.contracts[0] + ", EW " + state.contracts[1] +
-    " · " + seatInfo(state.leader).name + " led · tricks NS " + state.team_tricks[0] + ", EW " + state.team_tricks[1] : "";
+    " · first lead: " + seatInfo(state.leader).name + " · tricks NS " + state.team_tricks[0] + ", EW " + state.team_tricks[1] : "";
   $("lastdeal").innerHTML = state.last_deal.map((l) => "<div>" + l + "</div>").join("");
   drawSheet();
   const log = $("log");
