@@ -221,3 +221,63 @@ def test_the_game_record_of_the_page_and_the_terminal_is_the_engines():
     game = Game.from_record(record)
     assert game.is_over() and game.scores == room.table.game.scores
     assert room.state()["winner"] in ("NS", "EW", "tie")
+
+
+def keyed_lines(seed):
+    """Lines a scorekeeper types for a whole game (with mistakes and an undo), and the expected keeper."""
+    rng = random.Random(seed)
+    shadow = ScoreKeeper(3, ["Ann", "Bob", "Cy", "Di"])
+    lines = []
+    refused = 0
+    while not shadow.is_over():
+        h = shadow.hand_size
+        if shadow.phase == 0:  # TRUMP
+            line = rng.choice(["C", "d", "hearts", "♠", "joker"])
+            shadow.key_trump(line)
+        elif shadow.phase == 1:  # CALLING
+            if rng.random() < 0.05:
+                lines.append(str(h))  # refused: a number of h or more (5.6)
+                refused += 1
+            line = rng.choice(["pass", "p", "board"] if h == 1 else ["pass", "1", str(max(1, h // 3)), "b"])
+            shadow.key_call(line)
+        else:
+            left = h - sum(shadow.keyed_tricks)
+            if len(shadow.keyed_tricks) == 3:
+                if left and rng.random() < 0.1:
+                    lines.append(str(left - 1))  # refused: the tricks do not add up
+                    refused += 1
+                n = left
+            else:
+                n = rng.randrange(left + 1)
+                if rng.random() < 0.05:
+                    lines.append(str(n))
+                    lines.append("undo")  # typed twice by mistake, taken back
+            shadow.key_tricks(n)
+            line = str(n)
+        lines.append(line)
+    return lines, shadow, refused
+
+
+def test_the_terminal_scorekeeper_keeps_a_whole_game_across_a_restart(tmp_path, monkeypatch, capsys):
+    lines, shadow, refused = keyed_lines(4)
+    save = str(tmp_path / "game.json")
+    half = len(lines) // 2
+    args = ["backalley", "--keep", "--save", save, "--names", "Ann,Bob,Cy,Di", "--dealer", "W"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines[:half]) + "\n"))
+    assert cli.main(args) == 0  # the input ends: the game stays in the save
+    first = capsys.readouterr().out
+    assert "The game is kept in" in first
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines[half:]) + "\n"))
+    assert cli.main(args + ["--sheet", str(tmp_path / "sheet.json")]) == 0
+    second = capsys.readouterr().out
+    assert "Resumed from" in second and "Game over" in second and "Traceback" not in first + second
+    assert (first + second).count("Not accepted:") == refused > 0
+    data = json.loads((tmp_path / "sheet.json").read_text())
+    assert data["totals"] == {"NS": shadow.scores[0], "EW": shadow.scores[1]} and data["finished"]
+    assert data["state"]["keys"] == shadow.keys_text()
+    assert data["teams"] == {"NS": ["Ann", "Cy"], "EW": ["Bob", "Di"]}
+    (tmp_path / "bad.json").write_text("{}")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert cli.main(["backalley", "--keep", "--save", str(tmp_path / "bad.json")]) == 1
+    assert "cannot be read" in capsys.readouterr().err
+    assert cli.main(["backalley", "--save", save]) == 2  # --save without --keep

@@ -250,6 +250,12 @@ def add_arguments(p):
     p.add_argument("--sheet", metavar="FILE", default=None,
                    help="write the score sheet at the end (FILE.json: JSON; else the plain text sheet)")
     p.add_argument("--ascii", action="store_true", help="cards as AS, 10H instead of the suit symbols")
+    keep = p.add_argument_group("scorekeeper for a game with a real pack (--keep)")
+    keep.add_argument("--keep", action="store_true", help="keep the score of a game played with real cards: type "
+                      "the trump, the calls and the tricks of each deal")
+    keep.add_argument("--save", metavar="FILE", help="keep the game in FILE after every entry and go on from it")
+    keep.add_argument("--names", type=_names_arg, metavar="N,E,S,W", help="the four players' names")
+    keep.add_argument("--dealer", type=_seat_arg, help="the first dealer (default: drawn at random)")
 
 
 def _seat_arg(text):
@@ -262,7 +268,26 @@ def _seat_arg(text):
     raise argparse.ArgumentTypeError("a seat is N, E, S or W, not %r" % text)
 
 
+def _names_arg(text):
+    import argparse
+
+    from pipboard.bakeep import parse_names
+
+    try:
+        return parse_names(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def run(args):
+    if args.keep:
+        from pipboard.bakeep import keep
+
+        return keep(sys.stdin, sys.stdout, save=args.save, names=args.names, dealer=args.dealer, sheet=args.sheet,
+                    seed=args.seed)
+    if args.save or args.names or args.dealer is not None:
+        sys.stderr.write("pipboard backalley: --save, --names and --dealer go with --keep\n")
+        return 2
     return play(sys.stdin, sys.stdout, seat=args.seat, bots=args.bots, seed=args.seed, sheet=args.sheet,
                 ascii_cards=args.ascii)
 
