@@ -280,14 +280,20 @@ def _names_arg(text):
 
 
 def run(args):
-    if args.keep:
-        from pipboard.bakeep import keep
-
-        return keep(sys.stdin, sys.stdout, save=args.save, names=args.names, dealer=args.dealer, sheet=args.sheet,
-                    seed=args.seed)
-    if args.save or args.names or args.dealer is not None:
+    if not args.keep and (args.save or args.names or args.dealer is not None):
         sys.stderr.write("pipboard backalley: --save, --names and --dealer go with --keep\n")
         return 2
-    return play(sys.stdin, sys.stdout, seat=args.seat, bots=args.bots, seed=args.seed, sheet=args.sheet,
-                ascii_cards=args.ascii)
+    try:
+        if args.keep:
+            from pipboard.bakeep import keep
+
+            return keep(sys.stdin, sys.stdout, save=args.save, names=args.names, dealer=args.dealer,
+                        sheet=args.sheet, seed=args.seed)
+        return play(sys.stdin, sys.stdout, seat=args.seat, bots=args.bots, seed=args.seed, sheet=args.sheet,
+                    ascii_cards=args.ascii)
+    except BrokenPipeError:  # the output went to a pager or `head` that stopped reading: no traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
