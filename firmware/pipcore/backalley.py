@@ -14,45 +14,63 @@ the caller passes to ``Game.deal``.
   team is ``seat % 2``).
 * ``Deal`` referees one deal: bidding, then ``h`` tricks. ``Game`` runs the
   25 counted deals with the dealer rotation, redeals and scores.
+* The schedule, calls, contracts, opening lead and scores live in
+  ``pipcore.bacalls`` (the part a scorekeeper needs without the cards) and
+  are re-exported here.
 
 Every refused action raises a subclass of ``BackAlleyError`` (a
 ``ValueError``) whose message says what is wrong, and changes nothing.
 """
 
+from pipcore.bacalls import (  # noqa: F401  (the calls and scores, re-exported: one API for the engine)
+    BOARD,
+    BOARD_NAMES,
+    CLUBS,
+    DEALS,
+    DIAMONDS,
+    EW,
+    HEARTS,
+    MAX_HAND,
+    NO_TRUMP,
+    NS,
+    PASS,
+    SEAT_NAMES,
+    SPADES,
+    SUIT_LETTERS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    TEAM_NAMES,
+    TIE,
+    BackAlleyError,
+    CallError,
+    Contract,
+    E,
+    N,
+    PhaseError,
+    S,
+    TurnError,
+    W,
+    _as_call,
+    _seat,
+    _shown,
+    call_text,
+    check_call,
+    contracts,
+    game_winner,
+    hand_size,
+    legal_calls,
+    opening_leader,
+    parse_call,
+    seat_name,
+)
 from pipcore.compat import const
 
-# -- seats and teams --------------------------------------------------------
-N = const(0)
-E = const(1)
-S = const(2)
-W = const(3)
-SEAT_NAMES = "NESW"
-NS = const(0)
-EW = const(1)
-TIE = const(-1)  # Game.winner() when the final scores are equal
-TEAM_NAMES = ("NS", "EW")
-
 # -- cards ------------------------------------------------------------------
-CLUBS = const(0)
-DIAMONDS = const(1)
-HEARTS = const(2)
-SPADES = const(3)
-NO_TRUMP = const(-1)  # the trump of a deal whose upcard is a joker
 LJ = const(52)
 BJ = const(53)
 DECK_SIZE = const(54)
-SUIT_LETTERS = "CDHS"
-SUIT_SYMBOLS = "♣♦♥♠"
 _SUIT_WHITE = "♧♢♡♤"  # also accepted when parsing
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_TEXTS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-
-# -- deals and calls ----------------------------------------------------------
-DEALS = const(25)
-MAX_HAND = const(13)
-PASS = const(0)
-BOARD = const(-1)
-BOARD_NAMES = ("board", "double board", "triple board", "quadruple board")
 
 # phases
 DEALING = const(0)  # Game: waiting for the next deal
@@ -68,10 +86,6 @@ _OP_PLAY = const(0xC0)
 PHASE_NAMES = ("dealing", "bidding", "playing", "finished", "passed out", "game over")
 
 
-class BackAlleyError(ValueError):
-    """Base of every Back Alley refusal; ``str()`` says what is wrong."""
-
-
 class CardError(BackAlleyError):
     """A text or value that is not one of the 54 cards."""
 
@@ -80,30 +94,12 @@ class DeckError(BackAlleyError):
     """A deck or a set of hands that cannot come from one 54-card pack."""
 
 
-class CallError(BackAlleyError):
-    """A call the bidding rules do not allow (5.6)."""
-
-
 class PlayError(BackAlleyError):
     """A card the player does not hold or may not play (5.8)."""
 
 
-class TurnError(BackAlleyError):
-    """An action by a seat that is not the one to act."""
-
-
-class PhaseError(BackAlleyError):
-    """An action the game is not waiting for (a card during the bidding...)."""
-
-
 class RecordError(BackAlleyError):
     """A game record that cannot be read or replayed; the message names the line."""
-
-
-def _shown(value):
-    """``repr`` of a refused input, cut short so a long one cannot flood a message."""
-    text = repr(value)
-    return text if len(text) <= 24 else text[:20] + "..."
 
 
 # -- cards ------------------------------------------------------------------
@@ -283,135 +279,6 @@ def legal_follows(hand, led, trump):
     suit = played_suit(led, trump)
     same = [c for c in hand if played_suit(c, trump) == suit]
     return same if same else list(hand)
-
-
-# -- the schedule (5.3) ---------------------------------------------------------------
-def hand_size(number):
-    """Cards per player in counted deal ``number`` (1..25): 13, 12, ..., 1, ..., 12, 13."""
-    if type(number) is not int or number < 1 or number > DEALS:
-        raise BackAlleyError("deal %r does not exist: a game has deals 1..%d" % (number, DEALS))
-    return 14 - number if number <= 13 else number - 12
-
-
-# -- calls (5.6) ------------------------------------------------------------------------
-def call_text(call):
-    """``"Pass"``, ``"Board"`` or the number."""
-    if call == PASS:
-        return "Pass"
-    if call == BOARD:
-        return "Board"
-    return str(call)
-
-
-def parse_call(text):
-    """A call from text: ``"pass"``/``"p"``, ``"board"``/``"b"``, or a number."""
-    if type(text) is not str:
-        raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(text))
-    t = text.strip().lower()
-    if t in ("pass", "p"):
-        return PASS
-    if t in ("board", "b"):
-        return BOARD
-    if 0 < len(t) <= 4 and not [ch for ch in t if ch < "0" or ch > "9"]:  # ASCII digits only
-        value = int(t)
-        if value > 0:
-            return value
-    raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(text))
-
-
-def _as_call(call):
-    if type(call) is str:
-        return parse_call(call)
-    if type(call) is not int:
-        raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(call))
-    return call
-
-
-def legal_calls(h):
-    """Every call allowed with ``h`` cards: Pass, 1..h-1, Board (5.6, [I-33])."""
-    return [PASS] + list(range(1, h)) + [BOARD]
-
-
-def check_call(call, h):
-    """Raise CallError unless ``call`` is allowed with ``h`` cards."""
-    if call == PASS or call == BOARD:
-        return
-    if type(call) is not int or call < 0:
-        raise CallError("%s is not a call (say Pass, Board or a number)" % _shown(call))
-    if h == 1:
-        raise CallError("%d is not a legal call with 1 card (only Pass or Board)" % call)
-    if call >= h:
-        raise CallError("%d is not a legal call with %d cards (at most %d)" % (call, h, h - 1))
-
-
-class Contract:
-    """A team's contract for one deal: ``board`` multiplier (0 for none) or ``tricks`` to take."""
-
-    def __init__(self, tricks=0, board=0):
-        self.tricks = tricks
-        self.board = board
-
-    def __eq__(self, other):
-        return isinstance(other, Contract) and self.tricks == other.tricks and self.board == other.board
-
-    def __repr__(self):
-        return "Contract(tricks=%d, board=%d)" % (self.tricks, self.board)
-
-    def text(self):
-        """``"board x2"`` or the number of tricks."""
-        return "board x%d" % self.board if self.board else str(self.tricks)
-
-    def score(self, taken, h):
-        """Points for taking ``taken`` of ``h`` tricks (5.9)."""
-        if self.board:
-            return 10 * h * self.board if taken == h else -10 * h * self.board
-        if taken >= self.tricks:
-            return 5 * self.tricks + taken - self.tricks
-        return -5 * self.tricks
-
-
-def contracts(calls, first_bidder):
-    """``[NS contract, EW contract]`` from the four calls in bidding order ([I-30])."""
-    result = [Contract(), Contract()]
-    boards = 0
-    for i in range(len(calls)):
-        team = result[(first_bidder + i) % 2]
-        call = calls[i]
-        if call == BOARD:
-            boards += 1
-            team.board = boards  # the k-th board is k-fold; a later one is always larger
-        elif call != PASS:
-            team.tricks += call
-    for team in result:
-        if team.board:
-            team.tricks = 0  # the partner's number no longer matters
-    return result
-
-
-def opening_leader(calls, first_bidder):
-    """Seat leading to the first trick (5.7); None when every call was Pass."""
-    best = None
-    best_call = PASS
-    for i in range(len(calls)):
-        call = calls[i]
-        if call == BOARD:
-            best, best_call = i, BOARD  # the last Board call wins
-        elif call != PASS and best_call != BOARD and call > best_call:
-            best, best_call = i, call  # strictly higher: the first of equal numbers keeps the lead
-    return None if best is None else (first_bidder + best) % 4
-
-
-def _seat(seat):
-    if type(seat) is str and len(seat) == 1 and seat.upper() in SEAT_NAMES:
-        return SEAT_NAMES.index(seat.upper())
-    if type(seat) is not int or seat < 0 or seat > 3:
-        raise TurnError("%s is not a seat (N, E, S, W or 0..3)" % _shown(seat))
-    return seat
-
-
-def seat_name(seat):
-    """``"N"``, ``"E"``, ``"S"`` or ``"W"``."""
-    return SEAT_NAMES[seat]
 
 
 # -- one deal ---------------------------------------------------------------------------
@@ -863,10 +730,3 @@ class Game:
         if not self.is_over():
             raise PhaseError("the game is not over: deal %d of %d" % (self.number, DEALS))
         return game_winner(self.scores)
-
-
-def game_winner(scores):
-    """NS or EW for the higher of the final ``[NS, EW]`` scores; TIE when equal ([I-32])."""
-    if scores[NS] == scores[EW]:
-        return TIE
-    return NS if scores[NS] > scores[EW] else EW

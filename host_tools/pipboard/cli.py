@@ -22,6 +22,12 @@ def _cmd_sim(args):
     return play(sys.stdin, sys.stdout, seed=args.seed)
 
 
+def _cmd_backalley(args):
+    from pipboard.batext import run
+
+    return run(args)
+
+
 def _cmd_hwdocs(args):
     from pipboard.hwdocs import run
 
@@ -63,6 +69,13 @@ def build_parser():
     p.add_argument("--seed", type=int, default=None, help="seed the dice (repeatable games)")
     p.add_argument("--text", action="store_true", help="text mode: the board drawn in the terminal, moves typed")
     p.set_defaults(func=_cmd_sim)
+    p = sub.add_parser("backalley", help="play Back Alley in the terminal: you and three bots, or four bots "
+                       "(docs/backalley.md)")
+    from pipboard.batext import add_arguments as add_backalley_arguments
+
+    add_backalley_arguments(p)
+    p.set_defaults(func=_cmd_backalley)
+
     p = sub.add_parser("hwdocs", help="generate hardware/ drawings and tables from the board geometry")
     p.add_argument("--out", default=None, help="output folder (default: the repository's hardware/)")
     p.add_argument("--check", action="store_true", help="only check that the committed files are up to date")

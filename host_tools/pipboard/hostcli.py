@@ -55,8 +55,10 @@ def add_commands(sub):
     p.add_argument("--once", action="store_true", help="print the current state and exit")
     p.set_defaults(func=_cmd_monitor)
 
-    p = sub.add_parser("export", help="write match records (a file, or pulled from the board) as .mat files")
-    p.add_argument("record", nargs="?", help="a game record file (default: pull it from the board)")
+    p = sub.add_parser("export", help="write match records (a file, or pulled from the board) as .mat files; "
+                       "a Back Alley game record or scorekeeper save as its score sheet")
+    p.add_argument("record", nargs="?", help="a game record file (default: pull it from the board); a Back Alley "
+                   "record or save gives its score sheet (-o NAME.json: JSON, else text)")
     _target_args(p)
     p.add_argument("-o", "--output", default="-", help="the .mat file to write (default '-': standard output); "
                    "a name ending in .sgf writes gnubg's SGF instead; with --all, a folder")
@@ -135,6 +137,12 @@ def _cmd_export(args):
         if args.list or args.all or args.match is not None:
             sys.stderr.write("pipboard export: --list, --match and --all read the board, not a file\n")
             return 2
+        from pipboard.basheet import is_backalley_file
+
+        if is_backalley_file(args.record):  # a Back Alley record or scorekeeper save: its score sheet
+            from pipboard.basheet import run_export as run_sheet_export
+
+            return run_sheet_export(args.record, args.output)
         from pipboard.matfile import run_export
 
         return run_export(args.record, args.output)

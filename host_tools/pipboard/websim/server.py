@@ -3,6 +3,8 @@
 Runs the firmware app on the simulated board (``pipboard.simboard``: the same
 ``pipcore.app.App`` as ``main.py``, with driver twins), and serves
 
+* ``http://127.0.0.1:8765/backalley``: Back Alley at a table of bots, or
+  of four people at one screen (``pipboard.websim.backalley``);
 * ``http://127.0.0.1:8765/``: one page (plain HTML/JS/SVG, no build step)
   showing points, checkers, the LEDs as the hardware lights them, the dice
   display, the cube and the buttons; checkers are lifted and placed by
@@ -49,6 +51,9 @@ class WebSim:
         self.bridge = AppBridge(SimBoardApp(self.board))
         self.host = hub.BoardHost(self.bridge, test_mode=test_mode)
         self.lock = self.host.lock
+        from pipboard.websim.backalley import BackAlleyRoom
+
+        self.backalley = BackAlleyRoom(flash_dir=flash_dir, seed=seed)  # the Back Alley page's table
 
     # -- what the page draws -------------------------------------------------
     def state(self):
@@ -165,12 +170,14 @@ def _handler_for(sim):
             path = self.path.split("?")[0]
             if path == "/state":
                 return self._send(200, sim.state())
+            if path.startswith("/ba/"):
+                return self._backalley_get(path)
             if path == "/layout":
                 from pipboard.websim import view
 
                 with sim.lock:
                     return self._send(200, view.layout(sim.board))
-            name = "index.html" if path in ("/", "/index.html") else path.lstrip("/")
+            name = {"/": "index.html", "/backalley": "backalley.html"}.get(path, path.lstrip("/"))
             full = os.path.normpath(os.path.join(STATIC, name))
             if not full.startswith(STATIC + os.sep) or not os.path.isfile(full):
                 return self._send(404, {"error": "not found: %s" % path})
@@ -178,17 +185,38 @@ def _handler_for(sim):
                 body = f.read()
             return self._send(200, body, CONTENT_TYPES.get(os.path.splitext(full)[1], "application/octet-stream"))
 
+        def _backalley_get(self, path):
+            if path == "/ba/state":
+                return self._send(200, sim.backalley.state())
+            kinds = {"/ba/sheet.txt": "text", "/ba/sheet.json": "json", "/ba/record.txt": "record"}
+            if path not in kinds:
+                return self._send(404, {"error": "not found: %s" % path})
+            sheet = sim.backalley.sheet(kinds[path])
+            if sheet is None:
+                return self._send(404, {"error": "no Back Alley game yet"})
+            return self._send(200, sheet[1], sheet[0])
+
+        def _read_action(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > 4096:
+                raise ActionError("request too large")
+            action = json.loads(self.rfile.read(length) or b"{}")
+            if not isinstance(action, dict):
+                raise ActionError("an action is a JSON object")
+            return action
+
         def do_POST(self):
+            if self.path == "/ba/action":
+                from pipboard.websim.backalley import BackAlleyActionError
+
+                try:
+                    return self._send(200, sim.backalley.act(self._read_action()))
+                except (ActionError, BackAlleyActionError, ValueError) as exc:
+                    return self._send(400, {"error": str(exc)})
             if self.path != "/action":
                 return self._send(404, {"error": "not found"})
             try:
-                length = int(self.headers.get("Content-Length") or 0)
-                if length > 4096:
-                    raise ActionError("request too large")
-                action = json.loads(self.rfile.read(length) or b"{}")
-                if not isinstance(action, dict):
-                    raise ActionError("an action is a JSON object")
-                return self._send(200, sim.act(action))
+                return self._send(200, sim.act(self._read_action()))
             except (ActionError, ValueError) as exc:
                 return self._send(400, {"error": str(exc)})
 

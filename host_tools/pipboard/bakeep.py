@@ -1,0 +1,166 @@
+"""``pipboard backalley --keep``: the scorekeeper in the terminal, for a game played with a real pack.
+
+The same core as the board's scorekeeper mode (``pipcore.bascore``): for each
+deal the trump is typed (a suit or ``joker``), then each seat's call in turn
+from the dealer's left (refused where RULES.md 5.6 forbids it), then the
+tricks each seat took (checked: they add up to the cards dealt). The deal is
+scored, redeals and the end of the 25 deals are handled, ``undo`` takes back
+the last entry. With ``--save FILE`` the game is written after every entry
+and picked up again from that file, so closing the terminal loses nothing.
+"""
+
+import json
+import os
+import random
+import sys
+
+from pipcore.backalley import BackAlleyError
+from pipcore.bascore import CALLING, OVER, TRICKS, TRUMP, ScoreError, ScoreKeeper
+
+HELP = """Type what the prompt asks:
+  the trump:   C, D, H, S (or clubs, ...), or J / joker for a joker turned up (no trump)
+  a call:      pass (p), a number, or board (b)
+  the tricks:  the number of tricks that seat took
+Any time:      undo (take back the last entry), score, sheet, help, quit
+"""
+
+
+def _contract(c):
+    from pipboard.batable import contract_words
+
+    return contract_words(c)
+
+
+class KeeperText:
+    """One typed line at a time into a ScoreKeeper, saved after every accepted one."""
+
+    def __init__(self, keeper, out, save=None):
+        self.keeper = keeper
+        self.out = out
+        self.save_path = save
+
+    def say(self, text):
+        self.out.write(text + "\n")
+
+    def save(self):
+        if not self.save_path:
+            return
+        tmp = self.save_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.keeper.snapshot(), f)
+        os.replace(tmp, self.save_path)
+
+    def handle(self, line):
+        """Act on one line; False to stop."""
+        k = self.keeper
+        text = line.strip()
+        word = text.lower()
+        if not text:
+            return True
+        if word in ("quit", "exit", "q"):
+            return False
+        if word in ("help", "?"):
+            self.say(HELP)
+            return True
+        if word == "score":
+            self.say("Score: NS %d, EW %d (deal %d of 25)." % (k.scores[0], k.scores[1], min(k.number, 25)))
+            return True
+        if word == "sheet":
+            from pipboard.basheet import sheet_text
+
+            self.say(sheet_text(k))
+            return True
+        if word == "undo":
+            self.say("Taken back." if k.undo() else "Nothing to take back.")
+            self.save()
+            return True
+        rows = len(k.rows)
+        phase = k.phase
+        try:
+            if phase == TRUMP:
+                k.key_trump(text)
+            elif phase == CALLING:
+                k.key_call(text)
+            elif phase == TRICKS:
+                k.key_tricks(text)
+            else:
+                self.say("The game is over: 'sheet' shows the score sheet, 'undo' takes back the last entry.")
+                return True
+        except BackAlleyError as exc:
+            self.say("Not accepted: %s." % exc)
+            return True
+        self.save()
+        if phase == CALLING and k.phase == TRICKS:
+            c = k.contracts
+            self.say("Contracts: NS %s, EW %s. %s leads." % (_contract(c[0]), _contract(c[1]), k.names[k.leader]))
+        if len(k.rows) > rows:
+            row = k.last_row()
+            if row.redeal:
+                self.say("All four passed: %s deals again (%d cards, not counted)." % (k.names[k.dealer],
+                                                                                       k.hand_size))
+            else:
+                self.say("Deal %d: NS %+d (total %d), EW %+d (total %d)." % (
+                    row.number, row.points[0], row.totals[0], row.points[1], row.totals[1]))
+        return True
+
+
+def keep(stdin, stdout, save=None, names=None, dealer=None, sheet=None, seed=None):
+    """Run the terminal scorekeeper; returns the exit status."""
+    keeper = None
+    if save and os.path.exists(save):
+        try:
+            with open(save, encoding="utf-8") as f:
+                keeper = ScoreKeeper.restore(json.load(f))
+        except (OSError, ValueError) as exc:
+            sys.stderr.write("pipboard backalley --keep: %s cannot be read (%s); move it away or choose another "
+                             "--save file\n" % (save, exc))
+            return 1
+        stdout.write("Resumed from %s.\n" % save)
+    else:
+        try:
+            first = dealer if dealer is not None else random.Random(seed).randrange(4)
+            keeper = ScoreKeeper(first, names)
+        except ScoreError as exc:
+            sys.stderr.write("pipboard backalley --keep: %s\n" % exc)
+            return 2
+        stdout.write("Back Alley scorekeeper. NS: %s and %s; EW: %s and %s. %s deals first%s.\n" % (
+            keeper.names[0], keeper.names[2], keeper.names[1], keeper.names[3], keeper.names[keeper.first_dealer],
+            "" if dealer is not None else " (drawn at random)"))
+    text = KeeperText(keeper, stdout, save)
+    try:
+        text.save()
+    except OSError as exc:
+        sys.stderr.write("pipboard backalley --keep: cannot write %s: %s\n" % (save, exc.strerror or exc))
+        return 1
+    while keeper.phase != OVER:
+        stdout.write(keeper.prompt() + "? ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            stdout.write("\n")
+            break
+        if not text.handle(line):
+            break
+    if keeper.phase == OVER:
+        stdout.write(keeper.prompt() + ".\n")
+    from pipboard.basheet import sheet_text, write_sheet
+
+    stdout.write("\n" + sheet_text(keeper))
+    if save and keeper.phase != OVER:
+        stdout.write("The game is kept in %s: the same command goes on from here.\n" % save)
+    if sheet:
+        try:
+            write_sheet(keeper, sheet, stdout)
+        except OSError as exc:
+            sys.stderr.write("pipboard backalley: cannot write %s: %s\n" % (sheet, exc.strerror or exc))
+            return 1
+    return 0
+
+
+def parse_names(text):
+    """``"Ann,Bob,Cy,Di"`` (N, E, S, W) as a list; ValueError with a reason otherwise."""
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 4 or not all(names):
+        raise ValueError("give four names separated by commas, for N, E, S and W")
+    return names
+
