@@ -13,6 +13,7 @@ GP16       SPI0 RX (MISO)               Q7 of 74HC165 #0 (10 k pull-down)
 GP17       SH/LD (output)               SH/LD of all 21 74HC165 (low = load)
 GP18       SPI0 SCK                     CLK of all 21 74HC165
 GP22       LED data                     74AHCT125 -> 330 R -> DIN of pixel 0
+GP21       LED return (input)           DOUT of the last pixel via 10 k / 20 k (chain check)
 GP2..GP11  buttons 0..9 (pull-up)       push buttons to GND (geometry.BUTTON_NAMES)
 GP26       ADC0, unconnected            noise for the dice seed
 =========  ===========================  ==========================================
@@ -122,6 +123,8 @@ def run(machine=None, micropython=None, board_pins=None, clock=None, mem_free=No
     app = App(hw)
     host = HostLink(app, FIRMWARE_VERSION)  # protocol over USB serial beside the REPL
     host.handler.geometry = geometry_summary()
+    for problem in app.hardware:  # the power-up checks (also in the snapshot's hardware and error)
+        say("hardware fault: " + problem)
     host.handler.announce()
     micropython.kbd_intr(-1)  # no byte on the line (0x03 included) interrupts the game
     try:

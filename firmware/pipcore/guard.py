@@ -22,8 +22,9 @@ import gc
 MEMORY = "memory"  # a MemoryError survived a collect and a retry
 INTERNAL = "internal"  # any other exception (a bug) survived a retry
 SAVE = "save"  # the state could not be saved (flash full or failing); the game goes on
+HARDWARE = "hardware"  # the switch chain or the LED chain is broken (power-up checks, self-test)
 
-KINDS = (MEMORY, INTERNAL, SAVE)
+KINDS = (MEMORY, INTERNAL, SAVE, HARDWARE)  # the panel's fault code is the index + 1
 
 
 def kind_of(exc):
