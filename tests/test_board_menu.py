@@ -149,3 +149,38 @@ def test_the_settings_file_is_small_and_atomic():
     board.power_cut()
     board.power_on()
     assert board.app.hw.pixels.brightness == 0.55
+
+
+def test_pipboard_selftest_says_what_to_do_and_names_the_faulty_switch():
+    import io
+    import threading
+    import time
+
+    from pipboard import boardtest
+    from pipboard.websim import server
+
+    sim = server.start(seed=8, test_mode=True, http_port=0, protocol_port=0)
+    try:
+        board = sim.sim.board
+        with sim.sim.lock:
+            board.follow_guidance()
+            board.stick(g.sensor_bit(19, 5), 1)
+        out = io.StringIO()
+        result = []
+        cli = threading.Thread(target=lambda: result.append(boardtest.run("sim:" + sim.protocol_address, out=out,
+                                                                         interval=0.05)))
+        cli.start()
+        for _ in range(200):  # the command started the test: the hands do what the LEDs ask
+            if hasattr(board.app.overlay, "test"):
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # (the first instruction is printed)
+        with sim.sim.lock:
+            board.follow_guidance()
+        cli.join(20)
+        text = out.getvalue()
+        assert result == [1], text
+        assert "take every checker off" in text and "self-test complete:" in text, text
+        assert "point 20 slot 6: stuck closed (location 19, scan bit 119)" in text, text
+    finally:
+        sim.close()
