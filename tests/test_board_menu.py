@@ -184,3 +184,12 @@ def test_pipboard_selftest_says_what_to_do_and_names_the_faulty_switch():
         assert "point 20 slot 6: stuck closed (location 19, scan bit 119)" in text, text
     finally:
         sim.close()
+
+
+def test_the_legend_lists_every_item_at_its_place():
+    from pipcore import menu
+
+    with open(os.path.join(ROOT, "docs", "board-menu.md"), encoding="utf-8") as f:
+        text = f.read()
+    for key, loc, _kind, _values, title, _labels in menu.ITEMS:
+        assert "| %s | %s | `%s` |" % (g.loc_name(loc), title, key) in text, key
