@@ -21,7 +21,9 @@ has (amber: settings of the match; blue: settings of the board), the
 current item's pulses white. The value: a choice lights one of the slots
 2.. of the item's own place (the overlay names them), a number is drawn in
 3 x 5 digits on slots 2..6 of points 19..24 (tens on 19-21, units on 22-24;
-"--" for unlimited). The panel's four move markers glow blue while the menu
+"--" for unlimited). The panel, which no checker covers, says it too: die A
+the choice's number, or a number's tens and die B its units (7, 8, 9: six pips
+and one to three move markers). Both "to move" lights glow blue while the menu
 is open; the cube shows the cap while the cap is chosen.
 """
 
@@ -88,7 +90,8 @@ _CHOSEN = (0, 120, 0)
 _CHOICE_DIM = (14, 14, 14)
 _TENS = (120, 90, 0)
 _UNITS = (0, 100, 130)
-_MENU_MARK = 0x0030FF  # the panel's move markers while the menu is open
+_MENU_LIGHT = (0, 40, 255)  # both "to move" lights while the menu is open
+_DASH = 0x1C  # the middle row of a die's pips (geometry.PIP_ML, PIP_C, PIP_MR): "--", no limit
 
 
 def item_index(key):
@@ -310,15 +313,20 @@ class Menu:
                 px.set(g.led_index(loc, 1 + k), c[0], c[1], c[2])
         elif kind == NUMBER:
             draw_number(px, v[key])
+        # the panel, never under a checker: the value on the dice, the menu on both "to move" lights
         display.blank()
-        display.turn(-1)
+        if kind == CHOICE:
+            display.dice(_index(values, v[key]) + 1, 0, 0)  # die A: which choice (1 = the first)
+        elif kind == NUMBER:
+            draw_number_dice(px, display, v[key])
         cap = v["cubeCap"] if key == "cubeCap" else 0
         if cap:
             display.cube(cap, -1)
         else:
             for k in range(g.LED_CUBE_VALUE, g.LED_TURN_WHITE):
                 px.set(k, 0, 0, 0)
-        display.moves(4, _MENU_MARK)
+        for k in (g.LED_TURN_WHITE, g.LED_TURN_BLACK):
+            px.set(k, _MENU_LIGHT[0], _MENU_LIGHT[1], _MENU_LIGHT[2])
 
 
 def draw_number(px, value):
@@ -338,6 +346,19 @@ def draw_number(px, value):
             for col in range(3):
                 if bits >> (14 - 3 * row - col) & 1:
                     px.set(g.led_index(DIGIT_LOCS[3 * half + col], 1 + row), c[0], c[1], c[2])
+
+
+def draw_number_dice(px, display, value):
+    """``value`` on the panel's dice: die A the tens, die B the units (7, 8, 9: six pips and one, two, three
+    move markers); "--" (the middle row of both dice) for UNLIMITED."""
+    if value == UNLIMITED:
+        for base in (g.LED_DIE_A, g.LED_DIE_B):
+            for pip in range(g.DIE_PIPS):
+                if _DASH >> pip & 1:
+                    px.set(base + pip, 110, 100, 70)
+        return
+    units = value % 10
+    display.dice(value // 10 % 10, units if units <= 6 else 6, 0, False, False, units - 6 if units > 6 else -1)
 
 
 def glyph_rows(digit):

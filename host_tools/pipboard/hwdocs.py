@@ -396,8 +396,14 @@ def menu_overlay_svg():
         px, py = drawing.panel_xy(i)
         out.append('<circle cx="%d" cy="%d" r="2" fill="none" stroke="#999" stroke-width="0.3"/>' % (px, py))
     cx = col_x + drawing.PANEL_DX
+    for led in (g.LED_TURN_WHITE, g.LED_TURN_BLACK):
+        tx, ty = drawing.panel_xy(led)
+        out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle" fill="#1f5fbf">blue: menu open</text>'
+                   % (cx, ty + 8))
+    ax, ay = drawing.panel_xy(g.LED_DIE_A + g.PIP_TL)
+    out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">die A: choice / tens</text>' % (cx, ay - 6))
     mx, my = drawing.panel_xy(g.LED_MOVES)
-    out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle" fill="#1f5fbf">blue: menu open</text>'
+    out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">die B: units (+ markers)</text>'
                % (cx, my - 5))
     kx, ky = drawing.panel_xy(g.LED_CUBE_VALUE + 3)
     out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">cube: the cap</text>' % (cx, ky + 8))

@@ -57,6 +57,9 @@ class Display:
     def moves(self, n, colour=0):
         self.calls.append(("moves", n))
 
+    def dice(self, a, b, player, used_a=False, used_b=False, moves=-1):
+        self.calls.append(("dice", a, b, moves))
+
 
 def fresh(variant="backgammon", options=None):
     return m.Menu(variant, make_options(options, variant), 5, False)
@@ -200,11 +203,14 @@ def test_the_leds_show_items_choice_and_digits():
     assert px.effects[first] == 2  # the current item pulses
     assert g.led_index(0, 1) in px.rgb and g.led_index(0, 2) in px.rgb  # two games: two choice slots
     assert px.rgb[g.led_index(0, 1)][1] > px.rgb[g.led_index(0, 2)][1]  # backgammon (the first) is chosen
-    assert ("moves", 4) in disp.calls
+    assert ("dice", 1, 0, -1) in disp.calls  # die A: the first choice
+    assert g.LED_TURN_WHITE in px.rgb and g.LED_TURN_BLACK in px.rgb  # the menu is open
     menu.item = m.item_index("matchLength")
     menu.v["matchLength"] = 25
     px = Px()
-    menu.draw(px, Display(px))
+    disp = Display(px)
+    menu.draw(px, disp)
+    assert ("dice", 2, 5, -1) in disp.calls  # the panel says it too, never under a checker
     digits = [i for i in px.lit() if g.led_at(i)[0] in m.DIGIT_LOCS] if hasattr(g, "led_at") else None
     want = []
     for half, digit in ((0, 2), (1, 5)):
@@ -217,11 +223,23 @@ def test_the_leds_show_items_choice_and_digits():
         assert i in px.rgb
     assert digits is None or sorted(digits) == sorted(want)
     assert m.glyph_rows(8) == ["###", "#.#", "###", "#.#", "###"] and m.glyph_rows(1)[0] == ".#."
+    menu.v["matchLength"] = 19
+    disp = Display(px)
+    menu.draw(px, disp)
+    assert ("dice", 1, 6, 3) in disp.calls  # 9 units: six pips and three markers
     menu.item = m.item_index("cubeCap")
     menu.v["cubeCap"] = 16
     disp = Display(px)
     menu.draw(px, disp)
     assert ("cube", 16, -1) in disp.calls
+    menu.item = m.item_index("autoDoubles")
+    menu.v["autoDoubles"] = UNLIMITED
+    px = Px()
+    menu.draw(px, Display(px))
+    for base in (g.LED_DIE_A, g.LED_DIE_B):
+        lit = [pip for pip in range(g.DIE_PIPS) if base + pip in px.rgb]
+        assert lit == [g.PIP_ML, g.PIP_C, g.PIP_MR]  # "--": no limit
+    assert px.lit().count(g.led_index(m.DIGIT_LOCS[1], 3)) == 1  # and "--" in digits on the board
 
 
 # -- the self-test on its own -------------------------------------------------------------------------
