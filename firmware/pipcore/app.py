@@ -38,6 +38,7 @@ import json
 
 from pipcore import geometry as g
 from pipcore import guard
+from pipcore.compat import unload
 from pipcore.board import NLOC
 from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller, ControllerError
 from pipcore.jsonbuf import JsonBuffer
@@ -179,8 +180,11 @@ class App:
             self._clear_error()
 
     def show_overlay(self, overlay):
-        """The menu or the self-test takes the LEDs and the buttons (None gives them back to the game)."""
+        """The menu or the self-test takes the LEDs and the buttons (None gives them back to the game, and
+        their modules leave the heap)."""
         self.overlay = overlay
+        if overlay is None:
+            self.forget_modules()
         px = self.hw.pixels
         for i in range(g.LED_LOC_BASE, g.LEDS):
             px.set(i, 0, 0, 0)
@@ -190,6 +194,12 @@ class App:
         self._drawn = -1
         self._panel = None
         self._dirty = True
+
+    def forget_modules(self):
+        """The menu's, the settings' and the self-test's code out of RAM while neither is open (measured:
+        17 KB on the unix port with the menu, 7 KB the self-test; about half that on a Pico)."""
+        if self.overlay is None:
+            unload("pipcore", ("menu", "settings", "selftest"))
 
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
@@ -315,7 +325,10 @@ class App:
                                                       event[1] in ("DONE", "ROLL")):
             from pipcore.settings import start_waiting
 
-            if start_waiting(self, now):  # the new match is the one chosen in the menu
+            started = start_waiting(self, now)
+            start_waiting = None
+            self.forget_modules()
+            if started:  # the new match is the one chosen in the menu
                 return
         if event == ("button", "NEW"):
             self.saving = True  # a new match: saving resumes after a start that kept an unreadable save
@@ -471,6 +484,8 @@ class App:
             from pipcore.settings import drop_waiting
 
             drop_waiting(self)
+            drop_waiting = None
+            self.forget_modules()
         self.ctl.records.close()  # the match being played ends here; its record stays in the directory
         ctl = Controller(options, variant, self.capacity, store=self.store)
         if self.tournament is not None:

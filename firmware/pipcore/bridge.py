@@ -271,6 +271,8 @@ class AppBridge:
         from pipcore.selftest import command
 
         result = command(self.app, action, self.now)
+        command = None
+        self.app.forget_modules()  # (while no test runs)
         self._changes()
         return result
 
