@@ -85,6 +85,7 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
     """The game loop: returns only when a host asked for the REPL."""
     poll = host.poll
     last = ticks_ms()
+    said = []
     now = 0  # ms since boot, never wrapping (the drivers keep their own copies modulo 2**30)
     while True:
         feed()  # the watchdog: a pass that hangs restarts the board
@@ -92,6 +93,10 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
         now += ticks_diff(t, last)
         last = t
         guard.call(poll, now, app)  # host bytes answered, the app polled, events sent; faults survived
+        if app.hardware is not said:  # a chain found broken (power-up checks, the watch): said on the line
+            said = app.hardware
+            for problem in said:
+                say("hardware fault: " + problem)
         if host.repl_requested:
             return now
         if mem_free() < LOW_MEMORY:
@@ -123,8 +128,6 @@ def run(machine=None, micropython=None, board_pins=None, clock=None, mem_free=No
     app = App(hw)
     host = HostLink(app, FIRMWARE_VERSION)  # protocol over USB serial beside the REPL
     host.handler.geometry = geometry_summary()
-    for problem in app.hardware:  # the power-up checks (also in the snapshot's hardware and error)
-        say("hardware fault: " + problem)
     host.handler.announce()
     micropython.kbd_intr(-1)  # no byte on the line (0x03 included) interrupts the game
     try:

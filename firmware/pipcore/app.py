@@ -48,6 +48,7 @@ from pipcore.render import Renderer
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
+CHAIN_MS = 50  # the switch chain's sentinel read otherwise for this long: it broke (or works again)
 SAVE_BUFFER = 3072  # bytes kept for the state save's JSON (grown when a save outgrows it; the record is not in it)
 PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
 
@@ -108,8 +109,9 @@ class App:
         self.tournament = None  # tournament mode from the settings (None: none saved yet)
         self._load_settings()
         self.hardware = []  # what the power-up checks and the self-test found broken
-        self._chain_ok = True
-        self.hardware_checked(hw.scanner.check_chain(), hw.check_leds() if hasattr(hw, "check_leds") else None)
+        self._chain_ok = True  # the switch chain as last judged: watched at every scan (``_poll``)
+        self._chain_at = None  # since when the chain reads otherwise
+        self.hardware_checked(True, hw.check_leds() if hasattr(hw, "check_leds") else None)
         self._scan_at = None
         self._button_at = None
         self._frame_at = -FRAME_PERIOD_MS
@@ -222,7 +224,12 @@ class App:
             self._scan_at = now
             scanner = hw.scanner
             scanner.scan(now)
-            if scanner.chain_ok != self._chain_ok:  # the switch chain broke, or works again
+            if scanner.chain_ok == self._chain_ok:
+                self._chain_at = None
+            elif self._chain_at is None:
+                self._chain_at = now
+            elif now - self._chain_at >= CHAIN_MS:  # the switch chain broke, or works again (not a glitch,
+                self._chain_at = None  # nor a keypad that has not scanned yet at power-up)
                 self.hardware_checked(scanner.chain_ok, LED_CHAIN not in self.hardware and None)
             if scanner.pending() or first:
                 while scanner.pop() >= 0:
