@@ -17,13 +17,10 @@ the roll and DONE after it; double, take and drop act on the cube (double,
 facing a double, beavers; after a beaver, raccoons); each side's four act only
 for that side (the controller refuses the other side's out of turn); ``menu`` short shows
 the next candidate when the board asks to pick; ``menu`` long opens the board's menu
-(``pipcore.settings``, ``pipcore.menu``: loaded only then), which then takes every button
-until it closes, as the self-test does (``pipcore.selftest``); ``undo`` long starts a new
-match (the one chosen in the menu during a game, if one waits).
-
-At power-up the board's settings (brightness, tournament mode, a match waiting: the
-settings file) are applied, and the switch chain and the LED chain are checked
-(``hardware``, the panel's fault code 4); the switch chain stays watched at every scan.
+(``pipcore.settings``: loaded only then), which takes every button and LED until it closes,
+as the self-test does (``pipcore.selftest``); ``undo`` long starts a new match. At power-up
+the settings file is applied and the LED chain checked; the switch chain is watched at every
+scan (``hardware``, the panel's fault code 4).
 
 The board never stops (``pipcore.guard``): a fault inside an event (a
 ``MemoryError``, a bug) leaves the controller half-applied, so ``step``
@@ -174,10 +171,7 @@ class App:
             found.append(LED_CHAIN)
         self.hardware = found
         if found:
-            self.error_kind = guard.HARDWARE
-            self.error = ("hardware: " + "; ".join(found))[:160]
-            self._panel = None
-            self._dirty = True
+            self.fault(guard.HARDWARE, "; ".join(found))
         elif self.error_kind == guard.HARDWARE:
             self._clear_error()
 
@@ -198,8 +192,7 @@ class App:
         self._dirty = True
 
     def forget_modules(self):
-        """The menu's, the settings' and the self-test's code out of RAM while neither is open (measured:
-        17 KB on the unix port with the menu, 7 KB the self-test; about half that on a Pico)."""
+        """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
         if self.overlay is None:
             unload("pipcore", ("menu", "settings", "selftest"))
 
@@ -332,10 +325,7 @@ class App:
                                                       event[1] in ("DONE", "ROLL")):
             from pipcore.settings import start_waiting
 
-            started = start_waiting(self, now)
-            start_waiting = None
-            self.forget_modules()
-            if started:  # the new match is the one chosen in the menu
+            if start_waiting(self):  # the new match is the one chosen in the menu
                 return
         if event == ("button", "NEW"):
             self.saving = True  # a new match: saving resumes after a start that kept an unreadable save
@@ -491,8 +481,6 @@ class App:
             from pipcore.settings import drop_waiting
 
             drop_waiting(self)
-            drop_waiting = None
-            self.forget_modules()
         self.ctl.records.close()  # the match being played ends here; its record stays in the directory
         ctl = Controller(options, variant, self.capacity, store=self.store)
         if self.tournament is not None:

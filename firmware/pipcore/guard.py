@@ -44,9 +44,10 @@ def relieve(ctl):
 
 
 def describe(kind, exc):
-    """``"memory: MemoryError: ..."``, at most 120 characters; ``kind`` alone if formatting fails."""
+    """``"memory: MemoryError: ..."``, at most 120 characters; ``kind`` alone if formatting fails. A
+    text instead of an exception is said as it is (``"hardware: the LED chain is broken ..."``)."""
     try:
-        text = "%s: %s: %s" % (kind, type(exc).__name__, exc)
+        text = "%s: %s" % (kind, exc) if type(exc) is str else "%s: %s: %s" % (kind, type(exc).__name__, exc)
         return text[:120]
     except Exception:  # MemoryError while formatting: the constant says enough
         return kind

@@ -78,21 +78,22 @@ def write(app, nxt=None):
         app.fault(guard.SAVE, exc)
 
 
-def start_waiting(app, now):
+def start_waiting(app):
     """The new match the players asked for is the one chosen in the menu; False if none waits."""
     found = waiting_match(app)
     app.pending = False
     write(app)
-    if found is None:
-        return False
-    app.new_game(found[0], found[1])
-    return True
+    if found is not None:
+        app.new_game(found[0], found[1])
+    app.forget_modules()  # (this module's code too, once this call returns)
+    return found is not None
 
 
 def drop_waiting(app):
     """A host started a match of its own: the one waiting is forgotten."""
     app.pending = False
     write(app)
+    app.forget_modules()
 
 
 class MenuSession:
