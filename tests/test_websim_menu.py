@@ -80,7 +80,7 @@ def test_menu_sets_match_length_and_cube_cap_then_the_match_starts(page_and_sim)
         for col in range(3):
             lit = led(page, menu.DIGIT_LOCS[3 + col], 1 + row).count()
             assert lit == (rows[row][col] == "#"), (row, col)
-    page.screenshot(path=os.path.join(ARTIFACTS, "sim_menu_match_length.png"))
+    page.screenshot(path=os.path.join(ARTIFACTS, "sim_menu_match_length.png"), full_page=True)
     to_item(page, "cubeCap")
     page.click("#btn-TAKE")
     page.click("#btn-TAKE")
@@ -116,7 +116,7 @@ def test_self_test_finds_the_switches_made_faulty_in_the_twin(page_and_sim):
     assert "point 20 slot 6 stuck closed" in text and "point 4 slot 3 dead" in text, text
     assert led(page, 19, 5).get_attribute("data-rgb") == "140,0,0"  # blinking red under the stuck switch
     assert led(page, 3, 2).get_attribute("data-rgb") == "120,0,90"  # magenta: never closed
-    page.screenshot(path=os.path.join(ARTIFACTS, "sim_self_test.png"))
+    page.screenshot(path=os.path.join(ARTIFACTS, "sim_self_test.png"), full_page=True)
     result = link.snapshot()["self_test"]
     faults = [(p["location"], p["slot"], p["fault"]) for p in result["problems"]]
     assert faults == [(3, 3, "dead"), (19, 6, "stuck closed")] and result["complete"] and result["led_chain"]
