@@ -13,6 +13,7 @@ GP16       SPI0 RX (MISO)               Q7 of 74HC165 #0 (10 k pull-down)
 GP17       SH/LD (output)               SH/LD of all 21 74HC165 (low = load)
 GP18       SPI0 SCK                     CLK of all 21 74HC165
 GP22       LED data                     74AHCT125 -> 330 R -> DIN of pixel 0
+GP21       LED return (input)           DOUT of the last pixel via 10 k / 20 k (chain check)
 GP2..GP11  buttons 0..9 (pull-up)       push buttons to GND (geometry.BUTTON_NAMES)
 GP26       ADC0, unconnected            noise for the dice seed
 =========  ===========================  ==========================================
@@ -84,6 +85,7 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
     """The game loop: returns only when a host asked for the REPL."""
     poll = host.poll
     last = ticks_ms()
+    said = []
     now = 0  # ms since boot, never wrapping (the drivers keep their own copies modulo 2**30)
     while True:
         feed()  # the watchdog: a pass that hangs restarts the board
@@ -91,6 +93,10 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
         now += ticks_diff(t, last)
         last = t
         guard.call(poll, now, app)  # host bytes answered, the app polled, events sent; faults survived
+        if app.hardware is not said:  # a chain found broken (power-up checks, the watch): said on the line
+            said = app.hardware
+            for problem in said:
+                say("hardware fault: " + problem)
         if host.repl_requested:
             return now
         if mem_free() < LOW_MEMORY:

@@ -8,13 +8,18 @@ from pipcore import geometry as g
 
 
 class FakePin:
-    IN, OUT, PULL_UP = "in", "out", "pull_up"
+    IN, OUT, PULL_UP, PULL_DOWN, IRQ_RISING = "in", "out", "pull_up", "pull_down", "rising"
     made = []
 
     def __init__(self, n, mode=None, pull=None, value=None):
         self.n, self.mode, self.pull, self.level = n, mode, pull, value
         self.history = []
+        self.handler = None
         FakePin.made.append(self)
+
+    def irq(self, handler=None, trigger=None):
+        assert trigger == FakePin.IRQ_RISING
+        self.handler = handler
 
     def value(self, v=None):
         if v is None:
@@ -59,7 +64,16 @@ def pins(monkeypatch):
     machine = types.ModuleType("machine")
     machine.Pin, machine.SPI, machine.ADC = FakePin, FakeSPI, FakeADC
     machine.streams = []
-    machine.bitstream = lambda pin, kind, timing, buf: machine.streams.append((pin.n, timing, bytes(buf)))
+    machine.cut = False  # the LED chain broken: nothing comes out of its last pixel
+
+    def bitstream(pin, kind, timing, buf):
+        machine.streams.append((pin.n, timing, bytes(buf)))
+        if len(buf) > 3 * g.LEDS and not machine.cut:  # bits past the last pixel leave through its DOUT
+            for p in FakePin.made:
+                if p.n == g.PIN_LED_RETURN and p.handler is not None:
+                    p.handler(p)
+
+    machine.bitstream = bitstream
     # Buttons 1 and 9 pressed (pressed reads 0), ROSC bit alternating.
     gpio = 0xFFFF & ~((1 << (g.BUTTON_GPIO_BASE + 1)) | (1 << (g.BUTTON_GPIO_BASE + 9)))
     machine.mem16 = Mem({0xD0000004: gpio})
@@ -101,6 +115,20 @@ def test_build_wires_the_geometry_pins(pins, tmp_path, monkeypatch):
     assert board.buttons._read() == (1 << 1) | (1 << 9)
     assert 1 <= board.dice.roll()[0] <= 6
     assert len(board_pins.entropy(40)) == 40
+
+
+def test_led_chain_check_listens_on_the_return_line(pins, tmp_path, monkeypatch):
+    machine, board_pins = pins
+    monkeypatch.chdir(tmp_path)
+    board = board_pins.build()
+    ret = [p for p in FakePin.made if p.n == g.PIN_LED_RETURN]
+    assert len(ret) == 1 and ret[0].pull == FakePin.PULL_DOWN and ret[0].handler is not None
+    assert board.check_leds() is True
+    pin, _timing, probe = machine.streams[-1]
+    assert pin == g.PIN_LED_DATA and len(probe) == 3 * (g.LEDS + 1) and probe[-3:] == b"\xff\xff\xff"
+    assert not any(probe[:-3])  # the board's own pixels stay dark
+    machine.cut = True
+    assert board.check_leds() is False
 
 
 def test_flashfs_round_trip(pins, tmp_path):

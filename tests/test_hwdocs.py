@@ -73,3 +73,24 @@ def test_power_page_shows_the_limiter_budget():
     assert "**%d mA**" % g.POWER_BUDGET_MA in text
     static = g.POWER_BASE_MA + g.LEDS * g.LED_IDLE_UA // 1000
     assert "**%d mA** |" % (g.POWER_BUDGET_MA - static) in text
+
+
+def test_menu_overlay_names_every_item_where_the_firmware_lights_it():
+    """The overlay is drawn from the firmware's own item table: each name at the place its light is."""
+    from pipboard import drawing
+    from pipcore import menu
+
+    svg = hwdocs.menu_overlay_svg()
+    assert 'width="%dmm"' % g.BOARD_W in svg  # printed at 100 %: the board's own size
+    for key, loc, kind, values, title, labels in menu.ITEMS:
+        x, y, _dy = drawing.loc_origin(loc)
+        assert '<circle cx="%d" cy="%d" r="3.4"' % (x, y) in svg, key  # the item's light, ringed
+        for line in hwdocs._wrap(title, 13):
+            assert ">%s</text>" % hwdocs._esc(line) in svg, (key, line)
+        if kind == menu.CHOICE:
+            assert len(labels) == len(values) and len(values) <= g.SLOTS - 1
+            for k, label in enumerate(labels):
+                sx, sy = drawing.slot_xy(loc, 1 + k)
+                first = hwdocs._wrap(label, 10)[0]
+                assert '<text x="%d" y="%.1f" font-size="3" text-anchor="middle">%s</text>' % (
+                    sx, sy + 7, hwdocs._esc(first)) in svg, (key, label)

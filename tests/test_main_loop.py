@@ -268,3 +268,21 @@ def test_a_pass_that_always_fails_leaves_the_board_answering(monkeypatch, tmp_pa
     assert snaps[30]["error"].startswith("memory: MemoryError")
     assert snaps[55]["error"].startswith("internal: RuntimeError: bug")
     assert rig.machine.wdt.feeds >= 60
+
+
+def test_a_cut_led_chain_is_said_at_power_up_and_in_the_hello(monkeypatch, tmp_path):
+    rig = Rig(monkeypatch, tmp_path, loops=20)
+    rig.twins.strip.cut = 60  # a strip's jumper came loose: the chain's end hears nothing
+    assert rig.run() == "stopped"
+    assert "hardware fault: the LED chain is broken" in rig.printed.getvalue()
+    hello = [r for r in rig.usb.replies() if r.get("event") == "hello"][0]
+    assert hello["snapshot"]["hardware"] == ["the LED chain is broken (no data comes back from its last pixel)"]
+    assert hello["snapshot"]["error"].startswith("hardware:")
+
+
+def test_an_intact_board_says_no_hardware_fault(monkeypatch, tmp_path):
+    rig = Rig(monkeypatch, tmp_path, loops=20)
+    assert rig.run() == "stopped"
+    assert "hardware fault" not in rig.printed.getvalue()
+    hello = [r for r in rig.usb.replies() if r.get("event") == "hello"][0]
+    assert hello["snapshot"]["hardware"] == [] and hello["snapshot"]["error"] is None

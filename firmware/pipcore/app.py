@@ -16,8 +16,11 @@ Buttons (geometry.BUTTON_NAMES): a player's roll/done button is ROLL before
 the roll and DONE after it; double, take and drop act on the cube (double,
 facing a double, beavers; after a beaver, raccoons); each side's four act only
 for that side (the controller refuses the other side's out of turn); ``menu`` short shows
-the next candidate when the board asks to pick; ``menu`` long toggles
-tournament mode; ``undo`` long starts a new match.
+the next candidate when the board asks to pick; ``menu`` long opens the board's menu
+(``pipcore.settings``: loaded only then), which takes every button and LED until it closes,
+as the self-test does (``pipcore.selftest``); ``undo`` long starts a new match. At power-up
+the settings file is applied and the LED chain checked; the switch chain is watched at every
+scan (``hardware``, the panel's fault code 4).
 
 The board never stops (``pipcore.guard``): a fault inside an event (a
 ``MemoryError``, a bug) leaves the controller half-applied, so ``step``
@@ -32,6 +35,7 @@ import json
 
 from pipcore import geometry as g
 from pipcore import guard
+from pipcore.compat import unload
 from pipcore.board import NLOC
 from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller, ControllerError
 from pipcore.jsonbuf import JsonBuffer
@@ -47,6 +51,7 @@ except ImportError:
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
+CHAIN_MS = 50  # the switch chain's sentinel read otherwise for this long: it broke (or works again)
 SAVE_BUFFER = 1536  # bytes kept for the state save's JSON (about 1.1 KB; grown by half when a save outgrows it)
 PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
 # Loaded on demand elsewhere, but every backgammon roll needs them: loaded at power-up, while the heap
@@ -60,7 +65,9 @@ _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
 # button index -> name for a short press (geometry.BUTTON_NAMES order)
 _SHORT_NAMES = ("ROLL", "DOUBLE", "TAKE", "DROP", "ROLL", "DOUBLE", "TAKE", "DROP", None, "NEXT")
-_LONG_NAMES = (None, None, None, None, None, None, None, None, "NEW", "TOURNAMENT")
+_LONG_NAMES = (None, None, None, None, None, None, None, None, "NEW", None)
+SWITCH_CHAIN = "the switch chain is broken (its sentinel byte does not come back)"
+LED_CHAIN = "the LED chain is broken (no data comes back from its last pixel)"
 
 
 def _shown(value):
@@ -108,6 +115,15 @@ class App:
             for name in _ROLL_MODULES:
                 __import__(name)
         self.ctl = self._power_up(options, variant)
+        self.overlay = None  # the open menu or the running self-test: it has the buttons and the LEDs
+        self.tested = None  # the result of the last self-test (the snapshot's ``self_test``)
+        self.pending = False  # a match chosen in the menu waits for the next new match (pipcore.settings)
+        self.tournament = None  # tournament mode from the settings (None: none saved yet)
+        self._load_settings()
+        self.hardware = []  # what the power-up checks and the self-test found broken
+        self._chain_ok = True  # the switch chain as last judged: watched at every scan (``_poll``)
+        self._chain_at = None  # since when the chain reads otherwise
+        self.hardware_checked(True, hw.check_leds() if hasattr(hw, "check_leds") else None)
         self._scan_at = None
         self._button_at = None
         self._frame_at = -FRAME_PERIOD_MS
@@ -150,6 +166,52 @@ class App:
         self._check_space()
         return ctl
 
+    def _load_settings(self):
+        """The settings file (pipcore.settings): brightness and tournament mode now, a waiting match later."""
+        store = getattr(self.hw, "settings_store", None)
+        try:
+            payload = store.load() if store is not None else None
+            data = json.loads(payload) if payload else None
+            if isinstance(data, dict):
+                self.hw.pixels.brightness = float(data["light"])
+                self.tournament = self.ctl.tournament = bool(data["tournament"])
+                self.pending = isinstance(data.get("next"), dict)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # no settings, or a file this firmware cannot read: the defaults stand
+
+    def hardware_checked(self, switch_chain, led_chain):
+        """The chains checked (power-up, self-test; ``led_chain`` None: this board cannot check it)."""
+        self._chain_ok = switch_chain
+        found = [] if switch_chain else [SWITCH_CHAIN]
+        if led_chain is False:
+            found.append(LED_CHAIN)
+        self.hardware = found
+        if found:
+            self.fault(guard.HARDWARE, "; ".join(found))
+        elif self.error_kind == guard.HARDWARE:
+            self._clear_error()
+
+    def show_overlay(self, overlay):
+        """The menu or the self-test takes the LEDs and the buttons (None gives them back to the game, and
+        their modules leave the heap)."""
+        self.overlay = overlay
+        if overlay is None:
+            self.forget_modules()
+        px = self.hw.pixels
+        for i in range(g.LED_LOC_BASE, g.LEDS):
+            px.set(i, 0, 0, 0)
+        lit = self.renderer.lit
+        for i in range(NLOC):
+            lit[i] = 0
+        self._drawn = -1
+        self._panel = None
+        self._dirty = True
+
+    def forget_modules(self):
+        """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
+        if self.overlay is None:
+            unload("pipcore", ("menu", "settings", "selftest"))
+
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
         """One pass of the main loop at time ``now`` (ms); never raises an Exception."""
@@ -171,6 +233,13 @@ class App:
             self._scan_at = now
             scanner = hw.scanner
             scanner.scan(now)
+            if scanner.chain_ok == self._chain_ok:
+                self._chain_at = None
+            elif self._chain_at is None:
+                self._chain_at = now
+            elif now - self._chain_at >= CHAIN_MS:  # the switch chain broke, or works again (not a glitch,
+                self._chain_at = None  # nor a keypad that has not scanned yet at power-up)
+                self.hardware_checked(scanner.chain_ok, LED_CHAIN not in self.hardware and None)
             if scanner.pending() or first:
                 while scanner.pop() >= 0:
                     pass
@@ -178,7 +247,8 @@ class App:
                 g.location_counts(scanner.bits, counts)
                 for i in range(NLOC):
                     counts[i] &= 0x7F  # a checker not pushed home still counts in its run
-                self.step(("board", counts), now)
+                if self.overlay is None or not self.overlay.sensed(now):  # (the self-test keeps the board)
+                    self.step(("board", counts), now)
                 busy = True
         if self._button_at is None or now - self._button_at >= BUTTON_PERIOD_MS:
             self._button_at = now
@@ -244,6 +314,16 @@ class App:
     def _button(self, button, kind, now):
         if button >= len(_SHORT_NAMES):
             return
+        if self.error_kind == guard.HARDWARE and self._chain_ok and kind == _SHORT:
+            self._clear_error()  # seen: the panel goes back to the game (``hardware`` still says it)
+        if self.overlay is not None:
+            self.overlay.press(button, kind, now)
+            return
+        if kind == _LONG and button == g.BTN_MENU:
+            from pipcore.settings import MenuSession
+
+            self.show_overlay(MenuSession(self))
+            return
         if kind == _SHORT:
             name = _SHORT_NAMES[button]
             phase = self.ctl.phase
@@ -256,10 +336,13 @@ class App:
                 self.step(("button", name, 0 if button < 4 else 1) if button < 8 else ("button", name), now)
         elif kind == _LONG:
             name = _LONG_NAMES[button]
-            if name == "TOURNAMENT":
-                self.step(("tournament", not self.ctl.tournament), now)
-            elif name:
+            if name:
                 self.step(("button", name), now)
+
+    def press(self, button, kind, now):
+        """Physical button ``button`` (0..9) pressed short (``kind`` 1) or held (2), as the loop reads it: the
+        protocol's ``inject`` ``press`` (test mode)."""
+        self._button(button, kind, now)
 
     def step(self, event, now, refusals=False):
         """Step the controller with one event and carry out what it asks (roll, save).
@@ -275,6 +358,12 @@ class App:
             self._tick_clock(now)
         if event[0] != "tick":
             self._litter = _collect is not None  # its garbage goes at the next quiet pass
+        if self.pending and event[0] == "button" and (event[1] == "NEW" or self.ctl.phase == MATCH_OVER and
+                                                      event[1] in ("DONE", "ROLL")):
+            from pipcore.settings import start_waiting
+
+            if start_waiting(self):  # the new match is the one chosen in the menu
+                return
         if event == ("button", "NEW"):
             self.saving = True  # a new match: saving resumes after a start that kept an unreadable save
             if self.store is not None:
@@ -303,7 +392,7 @@ class App:
             ctl.step(("dice", d1, d2), now)
             if ctl.save_due:
                 self._save()
-        if self.error_kind is not None and self.error_kind != guard.SAVE:
+        if self.error_kind is not None and self.error_kind != guard.SAVE and self.error_kind != guard.HARDWARE:
             self._clear_error()  # an event went through: the board works again
         records = self.ctl.records
         if records.failed is not None and self.error_kind is None:
@@ -425,8 +514,14 @@ class App:
     def new_game(self, variant, options):
         """A new match with ``options`` (from the host); the board is then set up."""
         self._tick_clock(self._scan_at or 0)
+        if self.pending:  # the host's match replaces the one waiting from the menu
+            from pipcore.settings import drop_waiting
+
+            drop_waiting(self)
         self.ctl.records.close()  # the match being played ends here; its record stays in the directory
         ctl = Controller(options, variant, self.capacity, store=self.store)
+        if self.tournament is not None:
+            ctl.tournament = self.tournament
         ctl.step(("board", self.counts), self._scan_at or 0)
         ctl.save_due = True
         self.ctl = ctl
@@ -481,6 +576,17 @@ class App:
     # -- output ---------------------------------------------------------------
     def draw(self, now):
         """Push a frame when the marks or the panel changed, and every frame period while something blinks."""
+        overlay = self.overlay
+        if overlay is not None:  # the menu or the self-test draws the whole board and the panel
+            if overlay.frame != self._drawn:
+                self._drawn = overlay.frame
+                overlay.draw(self.hw.pixels, self.hw.display)
+                self._dirty = True
+            if self._dirty or now - self._frame_at >= FRAME_PERIOD_MS:  # (they pulse)
+                self.hw.pixels.show(now)
+                self._frame_at = now
+                self._dirty = False
+            return
         ctl = self.ctl
         dirty = self._dirty
         if ctl.frame != self._drawn:

@@ -48,6 +48,7 @@ class AppBridge:
         else:
             self.dice = None
         self._seen = self._state()
+        self._tested = getattr(app, "tested", None)
 
     @property
     def ctl(self):
@@ -69,6 +70,14 @@ class AppBridge:
                 ctl.game_no)
 
     def _changes(self):
+        tested = getattr(self.app, "tested", None)
+        if tested is not self._tested:  # a self-test ended: its result, switch by switch
+            self._tested = tested
+            if tested is not None:
+                event = {"event": "self_test"}
+                for key in tested:
+                    event[key] = tested[key]
+                self._push(event)
         old = self._seen
         new = self._state()
         if new == old:
@@ -144,6 +153,16 @@ class AppBridge:
             snap["pick"] = {"index": idx + 1, "count": len(cands), "play": ctl.pick_play()}
         if self.remote is not None:
             snap["remote"] = self.remote
+        app = self.app
+        if hasattr(app, "hardware"):  # the board's own parts: the menu, the self-test, the power-up checks
+            overlay = app.overlay
+            if overlay is not None:
+                overlay.describe(snap)  # its fields, and its message instead of the game's
+            if "menu" not in snap:
+                snap["menu"] = {"open": False, "pending": app.pending}
+            if "self_test" not in snap:
+                snap["self_test"] = app.tested
+            snap["hardware"] = app.hardware
         return snap
 
     def _match_id(self):
@@ -246,8 +265,33 @@ class AppBridge:
         self.dice.forced = [dice[0], dice[1]]
         self.remote = {"commitment": commitment, "roll": roll}
 
+    def self_test(self, action):
+        if not hasattr(self.app, "hardware"):
+            raise ValueError("this board has no self-test")
+        from pipcore.selftest import command
+
+        result = command(self.app, action, self.now)
+        command = None
+        self.app.forget_modules()  # (while no test runs)
+        self._changes()
+        return result
+
     def inject(self, kind, index, value, player=None):
         app = self.app
+        if kind == "press":  # a physical button, as the players press it (the menu, the self-test)
+            if index >= 10:
+                raise ValueError("button index %d out of range (0..9)" % index)
+            app.press(index, value, self.now)
+            self._changes()
+            return
+        if kind == "switch":  # the simulator's twin only: a real board's switches stay what they are
+            stick = getattr(app, "stick_switch", None)
+            if stick is None:
+                raise ValueError("only the simulated board's switches can be stuck")
+            if index >= 168:
+                raise ValueError("scan bit %d out of range (0..167)" % index)
+            stick(index, value)
+            return
         if kind == "button":
             from pipcore.controller import BUTTONS
 

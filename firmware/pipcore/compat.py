@@ -5,6 +5,8 @@ firmware modules import on the Pico, under the WebAssembly MicroPython and
 under CPython (simulator, host tools, tests).
 """
 
+import gc
+
 try:
     from micropython import const  # noqa: F401
 except ImportError:  # CPython
@@ -13,6 +15,10 @@ except ImportError:  # CPython
         """Stand-in for ``micropython.const``: the value itself."""
         return value
 
+
+# MicroPython's own heap (the board's RAM) can be measured; CPython's gc (and Blinka's ``micropython``
+# stand-in on a PC) cannot
+_HEAP_IS_RAM = hasattr(gc, "mem_alloc")
 
 try:
     from micropython import native  # noqa: F401
@@ -30,3 +36,20 @@ def ticks_diff(new, old):
     except ImportError:
         return new - old
     return _diff(new, old)
+
+
+def unload(package, names):
+    """Let modules loaded for a while (the menu, the self-test) leave the heap: forgotten by
+    ``sys.modules`` and their package, their code is collected. On MicroPython only, where the heap is
+    the board's RAM; CPython keeps them (tests hold their classes)."""
+    if not _HEAP_IS_RAM:
+        return
+    import sys
+
+    pkg = sys.modules.get(package)
+    for name in names:
+        if sys.modules.pop(package + "." + name, None) is not None and pkg is not None:
+            try:
+                delattr(pkg, name)
+            except AttributeError:
+                pass

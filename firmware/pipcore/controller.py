@@ -62,6 +62,7 @@ from pipcore.variants import decode_position
 SNAPSHOT_VERSION = 3  # 3: the record in its own file (pipcore.keeper); a version 2 save is migrated
 
 KEEP_RESULTS = 16  # finished games the board remembers (scores are kept whole)
+_DIFFERS = "the board differs from the game: follow the LEDs to restore it"
 _CUBE_BUTTONS = {"TAKE": TAKE, "DROP": DROP, "BEAVER": BEAVER, "RACCOON": RACCOON}
 
 
@@ -498,8 +499,12 @@ class Controller(ControllerViews):
         want = self._want
         fill_counts(ref.position, ref.turn, want, self.capacity, self.nardy)
         if not guide_back(self.sensed, want, ref.position, ref.turn, self._mark, self.nardy):
-            self.message = "the board differs from the game: follow the LEDs to restore it"
+            self.message = _DIFFERS
             return
+        if self.message == _DIFFERS:  # put back (after a self-test, a knock): say again what the phase asks
+            coach, panel = self.coach, self.coach_panel
+            self._enter()
+            self.coach, self.coach_panel = coach, panel
         if self.phase == GAME_OVER and ref.result is not None:
             w = ref.result.winner
             self._mark(TRAY0 + w, M_WIN, w)

@@ -98,6 +98,7 @@ PIN_SCAN_LOAD = const(17)  # plain output -> all 74HC165 SH/LD (low = load)
 SCAN_SPI_ID = const(0)
 SCAN_SPI_BAUD = const(1_000_000)
 PIN_LED_DATA = const(22)  # -> 74AHCT125 (3.3 V to 5 V) -> DIN of pixel 0
+PIN_LED_RETURN = const(21)  # <- DOUT of the last pixel via 10 k / 20 k: the LED chain check at power-up
 PIN_ENTROPY_ADC = const(26)  # ADC0, left floating: noise for the dice seed
 
 # Buttons: to GND, internal pull-ups; pressed reads 0.

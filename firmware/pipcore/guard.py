@@ -22,8 +22,9 @@ import gc
 MEMORY = "memory"  # a MemoryError survived a collect and a retry
 INTERNAL = "internal"  # any other exception (a bug) survived a retry
 SAVE = "save"  # the state could not be saved (flash full or failing); the game goes on
+HARDWARE = "hardware"  # the switch chain or the LED chain is broken (power-up checks, self-test)
 
-KINDS = (MEMORY, INTERNAL, SAVE)
+KINDS = (MEMORY, INTERNAL, SAVE, HARDWARE)  # the panel's fault code is the index + 1
 
 
 def kind_of(exc):
@@ -43,9 +44,10 @@ def relieve(ctl):
 
 
 def describe(kind, exc):
-    """``"memory: MemoryError: ..."``, at most 120 characters; ``kind`` alone if formatting fails."""
+    """``"memory: MemoryError: ..."``, at most 120 characters; ``kind`` alone if formatting fails. A
+    text instead of an exception is said as it is (``"hardware: the LED chain is broken ..."``)."""
     try:
-        text = "%s: %s: %s" % (kind, type(exc).__name__, exc)
+        text = "%s: %s" % (kind, exc) if type(exc) is str else "%s: %s: %s" % (kind, type(exc).__name__, exc)
         return text[:120]
     except Exception:  # MemoryError while formatting: the constant says enough
         return kind

@@ -46,6 +46,8 @@ The handler drives the game through a narrow *app* seam (duck-typed):
     app.pop_event() -> dict|None    the next event for the host
     app.error, app.faults           (optional) the fault shown on the board, and
                                     how many faults it survived (pipcore.guard)
+    app.self_test(action) -> dict|None   "start", "stop" or "status" of the
+                                    guided switch test (pipcore.selftest)
     test mode only:
     app.set_dice(dice)              the next roll, e.g. (3, 1)
     app.remote_dice(dice, commitment, roll)   the next roll of a remote match,
@@ -55,7 +57,12 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     sensed at a location (index 0..27, value
                                     0..15); kind "button": press button
                                     ``index`` (value 1), of ``player`` (0 white,
-                                    1 black) if given
+                                    1 black) if given; kind "press": physical
+                                    button ``index`` (0..9, geometry.BUTTON_NAMES)
+                                    pressed short (value 1) or held (2); kind
+                                    "switch": scan bit ``index`` of the simulated
+                                    board's switches free (0), stuck closed (1)
+                                    or stuck open (2)
 
 The app raises a ValueError subclass when it refuses a command; its message
 is sent back as ``"error": "rejected"``.
@@ -93,7 +100,9 @@ E_REJECTED = "rejected"
 E_INTERNAL = "internal"
 
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
-INJECT_KINDS = ("sensor", "button")
+INJECT_KINDS = ("sensor", "button", "press", "switch")
+_INJECT_VALUES = ((0, 15), (0, 1), (1, 2), (0, 2))  # per kind: the values it takes
+SELF_TEST_ACTIONS = ("start", "stop", "status")
 
 # command -> {argument: (type names, required)}; anything else is refused.
 _STR = ("str",)
@@ -118,6 +127,7 @@ _COMMANDS = {
     "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True), "player": (_INT, False)},
     "repl": {},
+    "self_test": {"action": (_STR, False)},
 }
 TEST_ONLY = ("set_dice", "inject")
 COMMANDS = tuple(sorted(_COMMANDS))
@@ -446,9 +456,9 @@ class ProtocolHandler:
         kind = msg["kind"]
         if kind not in INJECT_KINDS:
             raise ProtocolError(E_BAD_ARGS, "inject: kind must be one of %s" % ", ".join(INJECT_KINDS))
-        top = 1 if kind == "button" else 15
-        if not 0 <= msg["value"] <= top:
-            raise ProtocolError(E_BAD_ARGS, "inject: value must be 0..%d for a %s" % (top, kind))
+        low, top = _INJECT_VALUES[INJECT_KINDS.index(kind)]
+        if not low <= msg["value"] <= top:
+            raise ProtocolError(E_BAD_ARGS, "inject: value must be %d..%d for a %s" % (low, top, kind))
         if msg["index"] < 0:
             raise ProtocolError(E_BAD_ARGS, "inject: index must be >= 0")
         player = msg.get("player")
@@ -459,6 +469,15 @@ class ProtocolHandler:
             raise ProtocolError(E_BAD_ARGS, "inject: player (0 white, 1 black) goes with a button only")
         self.app.inject(kind, msg["index"], msg["value"], player)
         return None
+
+    def _cmd_self_test(self, msg):
+        action = msg.get("action", "start")
+        if action not in SELF_TEST_ACTIONS:
+            raise ProtocolError(E_BAD_ARGS, "self_test: action must be one of %s" % ", ".join(SELF_TEST_ACTIONS))
+        run = getattr(self.app, "self_test", None)
+        if run is None:
+            raise ValueError("this board has no self-test")
+        return {"self_test": run(action), "snapshot": self.snapshot()}
 
     # -- output -----------------------------------------------------------
     def hello(self):

@@ -9,6 +9,7 @@ GP16       SPI0 RX (MISO)               Q7 of 74HC165 #0 (10 k pull-down)
 GP17       SH/LD (output)               SH/LD of all 21 74HC165 (low = load)
 GP18       SPI0 SCK                     CLK of all 21 74HC165 (CLK INH to GND)
 GP22       LED data                     74AHCT125 input; its output -> 330 R -> DIN of pixel 0
+GP21       LED return (input)           DOUT of the last pixel via 10 k, 20 k to GND (chain check)
 GP2..GP11  buttons 0..9 (pull-up)       push button to GND (see geometry.BUTTON_NAMES)
 GP26       ADC0, unconnected            noise for the dice seed
 =========  ===========================  ==========================================
@@ -70,6 +71,28 @@ def led_writer():
     return write
 
 
+def led_return():
+    """``returned()`` for ``Board.check_leds``: did data come back from the last pixel since the last call?
+    (Its DOUT, divided to 3.3 V, on GP21: a rising edge there means the whole chain passed the frame on.)"""
+    pin = machine.Pin(g.PIN_LED_RETURN, machine.Pin.IN, machine.Pin.PULL_DOWN)
+    seen = bytearray(1)
+
+    def edge(_pin):
+        seen[0] = 1
+
+    pin.irq(handler=edge, trigger=machine.Pin.IRQ_RISING)
+
+    def returned():
+        for _ in range(50):  # a soft IRQ's handler runs between bytecodes: give it the chance
+            if seen[0]:
+                break
+        n = seen[0]
+        seen[0] = 0
+        return n
+
+    return returned
+
+
 def button_reader():
     """``read()`` for the buttons: one read of the GPIO input register."""
     for n in g.BUTTON_PINS:
@@ -103,4 +126,5 @@ def entropy(n):
 
 def build(**config):
     """Every driver of the board, wired to this Pico (``config``: see ``Board``)."""
+    config.setdefault("led_return", led_return())
     return Board(chain_reader(), led_writer(), button_reader(), FlashFS(), entropy, **config)

@@ -184,6 +184,14 @@ class Scanner:
             self._count[i] = 0
         self._npend = 0
 
+    def check_chain(self):
+        """Read the chain once: is its sentinel byte intact? (power-up and self-test; the settled switches
+        are left as they are)"""
+        if self._sentinel:
+            self._readinto(self._buf)
+            self.chain_ok = self._buf[self.nbytes] == 0xFF
+        return self.chain_ok
+
     # -- self-test -----------------------------------------------------------
     def stuck_closed(self):
         """Switches closed now: call with the board cleared.  ``[(bit, name)]``."""

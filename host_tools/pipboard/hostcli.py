@@ -1,4 +1,4 @@
-"""Sub-commands that talk to a board or the simulator: deploy, monitor, export, play, room, remote, sim."""
+"""Sub-commands that talk to a board or the simulator: deploy, monitor, selftest, export, play, room, remote, sim."""
 
 import sys
 
@@ -54,6 +54,13 @@ def add_commands(sub):
     _target_args(p)
     p.add_argument("--once", action="store_true", help="print the current state and exit")
     p.set_defaults(func=_cmd_monitor)
+
+    p = sub.add_parser("selftest", help="the board's guided switch test: say what to do, then name every faulty "
+                       "switch (docs/board-menu.md)")
+    _target_args(p)
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="stop the test after S seconds and report what it found so far")
+    p.set_defaults(func=_cmd_selftest)
 
     p = sub.add_parser("export", help="write match records (a file, or pulled from the board) as .mat files; "
                        "a Back Alley game record or scorekeeper save as its score sheet")
@@ -130,6 +137,12 @@ def _cmd_monitor(args):
     from pipboard.monitor import run
 
     return run(target_of(args), once=args.once)
+
+
+def _cmd_selftest(args):
+    from pipboard.boardtest import run
+
+    return run(target_of(args), timeout=args.timeout)
 
 
 def _cmd_export(args):

@@ -122,13 +122,14 @@ def wiring_svg():
         ("GP%d SPI0 RX" % g.PIN_SCAN_MISO, "from Q7 of register 0 (%d k pull-down)" % PULLDOWN_KOHM),
         ("GP%d SH/LD" % g.PIN_SCAN_LOAD, "to every 74HC165 SH/LD"),
         ("GP%d LED data" % g.PIN_LED_DATA, "74AHCT125 -> 330 R -> DIN pixel 0"),
+        ("GP%d LED return" % g.PIN_LED_RETURN, "DOUT of pixel %d via 10 k, 20 k to GND" % (g.LEDS - 1)),
         ("GP%d..GP%d" % (g.BUTTON_PINS[0], g.BUTTON_PINS[-1]), "buttons 0..9 to GND"),
         ("GP%d ADC0" % g.PIN_ENTROPY_ADC, "open: noise for the dice seed"),
         ("VBUS", "5 V rail via PTC 0.5 A"),
         ("3V3(OUT)", "logic: 74HC165, reed commons"),
     ]
     for k, (pin, to) in enumerate(pins):
-        y = 44 + 20 * k
+        y = 42 + 18 * k
         out.append('<text x="16" y="%d" fill="#fff">%s</text>' % (y, _esc(pin)))
         out.append('<text x="170" y="%d">%s</text>' % (y, _esc(to)))
     y0 = 250
@@ -182,6 +183,8 @@ def pinmap_md():
         ("GP%d" % g.PIN_SCAN_LOAD, "output", "SH/LD (pin 1) of all 74HC165; low loads"),
         ("GP19", "SPI%d TX (unused)" % g.SCAN_SPI_ID, "not connected"),
         ("GP%d" % g.PIN_LED_DATA, "output", "74AHCT125 1A; 1Y -> 330 R -> DIN of pixel 0"),
+        ("GP%d" % g.PIN_LED_RETURN, "input, pull-down", "DOUT of pixel %d (the last) through 10 k, 20 k to GND: "
+         "the LED chain check at power-up" % (g.LEDS - 1)),
         ("GP%d" % g.PIN_ENTROPY_ADC, "ADC0", "left open (noise for the dice seed)"),
     ]
     for b in range(g.BUTTONS):
@@ -238,6 +241,7 @@ BOM = (
     ("U%d" % (g.SHIFT_REGISTERS + 1), 1, "SN74AHCT125N", "3.3 V -> 5 V data buffer for the pixels"),
     ("R-data", 1, "330 R", "in series with pixel 0's DIN"),
     ("R-miso", 1, "47 k", "pull-down on GP16 (broken-chain detection)"),
+    ("R-ret", 2, "10 k and 20 k", "divider from the last pixel's DOUT to GP%d (LED chain check)" % g.PIN_LED_RETURN),
     ("F1", 1, "Bourns MF-MSMF050-2 PTC (0.5 A hold)", "in the 5 V feed from VBUS"),
     ("SW", g.BUTTONS, "Omron B3F-4055 tactile switch 12 x 12 mm", "roll/done, double, take, drop x 2 players; undo; menu"),
     ("M", CHECKERS, "N52 NdFeB disc magnet 10 x 2 mm, axially magnetised", "one glued under every checker"),
@@ -317,9 +321,112 @@ def power_md():
     return "\n".join(lines)
 
 
+# -- menu-overlay.svg -----------------------------------------------------------------------
+def _wrap(text, width):
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] = (lines[-1] + " " + word).strip()
+    return lines
+
+
+def menu_overlay_svg():
+    """The board's menu as a printable overlay, at full size (print at 100 %), from ``pipcore.menu.ITEMS``:
+    every item's name beside the pixel that stands for it, a choice's names beside the pixels that show
+    it, the place where numbers are drawn, the buttons and the colours."""
+    from pipcore import menu
+
+    w, h = g.BOARD_W, g.BOARD_H
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d" '
+        'font-family="sans-serif">' % (w, h + 40, w, h + 40),
+        "<title>Pipboard menu overlay: print at 100 %% (%d x %d mm), or smaller as a legend card</title>" % (w, h),
+        '<rect x="0.5" y="0.5" width="%d" height="%d" fill="none" stroke="#000" stroke-width="0.6" rx="6"/>'
+        % (w - 1, h - 1),
+    ]
+    field_h = h - 2 * g.BORDER
+    for x0 in (g.BORDER, g.BORDER + g.HALF_W + g.BAR_W):
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888" stroke-width="0.3"/>'
+                   % (x0, g.BORDER, g.HALF_W, field_h))
+    col_x = w - g.BORDER - g.COLUMN_W
+    out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888" stroke-width="0.3"/>'
+               % (col_x, g.BORDER, g.COLUMN_W, field_h))
+    for loc in range(g.LOCATIONS):  # a hole over every pixel, so the light shows through
+        for slot in range(g.SLOTS):
+            x, y = drawing.slot_xy(loc, slot)
+            out.append('<circle cx="%d" cy="%d" r="2.5" fill="none" stroke="#999" stroke-width="0.3"/>' % (x, y))
+    # where numbers are drawn: slots 2..6 of points 19..24
+    xs = [drawing.slot_xy(loc, 1)[0] for loc in menu.DIGIT_LOCS]
+    ys = [drawing.slot_xy(menu.DIGIT_LOCS[0], s)[1] for s in (1, g.SLOTS - 1)]
+    out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#eef6ff" fill-opacity="0.5" stroke="#36c" '
+               'stroke-width="0.5" stroke-dasharray="3,2"/>'
+               % (min(xs) - 14, min(ys) - 14, max(xs) - min(xs) + 28, abs(ys[1] - ys[0]) + 28))
+    mid = (xs[2] + xs[3]) // 2
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#36c" stroke-width="0.4" stroke-dasharray="2,2"/>'
+               % (mid, min(ys) - 14, mid, max(ys) + 14))
+    out.append('<text x="%d" y="%d" font-size="4" text-anchor="middle" fill="#36c">numbers: tens | units '
+               '("--": unlimited)</text>' % (mid, max(ys) + 11))
+    for key, loc, kind, values, title, labels in menu.ITEMS:
+        x, y, dy = drawing.loc_origin(loc)
+        colour = "#1f5fbf" if key in menu.BOARD_ITEMS else "#a05a00"
+        out.append('<circle cx="%d" cy="%d" r="3.4" fill="none" stroke="%s" stroke-width="0.8"/>' % (x, y, colour))
+        lines = _wrap(title, 13)
+        ty = y - dy // 2 - (4 if dy > 0 else -2) - (3.6 * (len(lines) - 1) if dy > 0 else 0)
+        # the name in the border next to the place's first pixel (on the bars and trays: above or below it)
+        for k, line in enumerate(lines):
+            out.append('<text x="%d" y="%.1f" font-size="3.4" font-weight="bold" text-anchor="middle" fill="%s">%s'
+                       '</text>' % (x, ty + 3.6 * k if dy > 0 else y - dy // 2 + 4 + 3.6 * k, colour, _esc(line)))
+        if kind == menu.CHOICE:
+            for k, label in enumerate(labels):
+                sx, sy = drawing.slot_xy(loc, 1 + k)
+                for j, line in enumerate(_wrap(label, 10)):
+                    out.append('<text x="%d" y="%.1f" font-size="3" text-anchor="middle">%s</text>'
+                               % (sx, sy + 7 + 3.2 * j, _esc(line)))
+        elif kind == menu.ACTION:
+            sx, sy = drawing.slot_xy(loc, 2)
+            out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">ROLL/DONE</text>' % (sx, sy))
+            out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">starts it</text>' % (sx, sy + 4))
+        else:
+            sx, sy = drawing.slot_xy(loc, 1)
+            out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle" fill="#36c">a number</text>'
+                       % (sx, sy + 7))
+    for i in range(g.PANEL_LEDS):
+        px, py = drawing.panel_xy(i)
+        out.append('<circle cx="%d" cy="%d" r="2" fill="none" stroke="#999" stroke-width="0.3"/>' % (px, py))
+    cx = col_x + drawing.PANEL_DX
+    for led in (g.LED_TURN_WHITE, g.LED_TURN_BLACK):
+        tx, ty = drawing.panel_xy(led)
+        out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle" fill="#1f5fbf">blue: menu open</text>'
+                   % (cx, ty + 8))
+    ax, ay = drawing.panel_xy(g.LED_DIE_A + g.PIP_TL)
+    out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">die A: choice / tens</text>' % (cx, ay - 6))
+    mx, my = drawing.panel_xy(g.LED_MOVES)
+    out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">die B: units (+ markers)</text>'
+               % (cx, my - 5))
+    kx, ky = drawing.panel_xy(g.LED_CUBE_VALUE + 3)
+    out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">cube: the cap</text>' % (cx, ky + 8))
+    legend = [
+        "Hold MENU to open or leave the menu.  MENU: next item.  UNDO: previous item.  TAKE / DROP: value up / "
+        "down (held: 10 steps).",
+        "ROLL/DONE: OK (leave, keeping the changes; on self-test: start it).  DOUBLE: leave, forgetting them.  "
+        "Either side's buttons.",
+        "The pulsing white light is the item shown; amber items are the match's (they start the next match; "
+        "between games at once),",
+        "blue ones the board's (at once).  A choice lights one of the names along its point; a number is drawn "
+        "in the blue box.  docs/board-menu.md",
+    ]
+    for k, line in enumerate(legend):
+        out.append('<text x="6" y="%d" font-size="5">%s</text>' % (h + 8 + 8 * k, _esc(line)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def generate():
     """``{relative path: text}`` of every generated file."""
     return {
+        "menu-overlay.svg": menu_overlay_svg(),
         "board.svg": board_svg(),
         "wiring.svg": wiring_svg(),
         "pinmap.md": pinmap_md(),

@@ -350,6 +350,11 @@ class Link:
             return self.request("inject", kind=kind, index=index, value=value)
         return self.request("inject", kind=kind, index=index, value=value, player=player)
 
+    def self_test(self, action="start"):
+        """The board's guided switch test (docs/board-menu.md): ``start``, ``stop`` or ``status``; returns its
+        state (the result once done; the last result, or None, when none runs)."""
+        return self.request("self_test", action=action)["self_test"]
+
     def record(self, match=None):
         """A match's whole record as bytes, read page by page (``match`` None: the one being played)."""
         import base64

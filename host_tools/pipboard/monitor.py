@@ -50,6 +50,7 @@ def describe(snapshot):
         lines.append(" board says: %s" % snapshot["message"])
     if snapshot.get("error"):
         lines.append(" FAULT: %s" % snapshot["error"])
+    lines += _board_lines(snapshot)
     storage = snapshot.get("storage")
     if isinstance(storage, dict) and storage.get("low"):
         lines.append(" the board's flash is nearly full (%s bytes free): export the matches "
@@ -57,7 +58,34 @@ def describe(snapshot):
     return "\n".join(lines)
 
 
+def _board_lines(snapshot):
+    """The board's own state: its menu, the self-test, the power-up checks (docs/protocol.md)."""
+    lines = []
+    menu = snapshot.get("menu")
+    if isinstance(menu, dict) and menu.get("open"):
+        lines.append(" menu open: %s = %s" % (menu.get("title"), menu.get("text")))
+    elif isinstance(menu, dict) and menu.get("pending"):
+        lines.append(" a match chosen in the board's menu starts with the next new match")
+    test = snapshot.get("self_test")
+    if isinstance(test, dict):
+        lines.append(" self-test: %s" % _self_test_text(test))
+    for problem in snapshot.get("hardware") or ():
+        lines.append(" HARDWARE: %s" % problem)
+    return lines
+
+
+def _self_test_text(test):
+    problems = test.get("problems") or []
+    if test.get("step") != "done":
+        return "%s, %s of %s slots walked" % (test.get("step"), test.get("checked"), test.get("total"))
+    if not problems:
+        return "done: every switch %s works" % ("walked" if test.get("complete") else "reached")
+    return "done: " + ", ".join("%s %s" % (p.get("switch"), p.get("fault")) for p in problems)
+
+
 def describe_event(event):
+    if event.get("event") == "self_test":
+        return "#%s self_test: %s" % (event.get("seq"), _self_test_text(event))
     fields = ", ".join("%s=%s" % (k, event[k]) for k in event if k not in ("event", "seq", "snapshot"))
     return "#%s %s%s" % (event.get("seq"), event.get("event"), (": " + fields) if fields else "")
 

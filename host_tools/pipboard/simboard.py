@@ -45,7 +45,7 @@ _BUTTONS = {
     "DROP": (g.BTN_WHITE_DROP, g.BTN_BLACK_DROP),
     "NEXT": (g.BTN_MENU, g.BTN_MENU),
 }
-_LONG_BUTTONS = {"NEW": g.BTN_UNDO, "TOURNAMENT": g.BTN_MENU}
+_LONG_BUTTONS = {"NEW": g.BTN_UNDO, "MENU": g.BTN_MENU}
 
 
 class _FastFile(_MemFile):
@@ -137,7 +137,8 @@ class SimBoard:
         if self.build is not None:  # another composition root on the same twins (CircuitPython's)
             self.hw = self.build(self)
         else:
-            self.hw = Board(tw.switches.readinto, tw.strip.write, tw.pad.read, tw.flash, tw.entropy)
+            self.hw = Board(tw.switches.readinto, tw.strip.write, tw.pad.read, tw.flash, tw.entropy,
+                            led_return=tw.strip.returned)
         self.saved_at_boot = self.storage_text
         self.app = App(self.hw, options=self.options, variant=self.variant, capacity=self.capacity)
         self.resumed_state = json.dumps(self.app.ctl.snapshot()) if self.app.resumed else None
@@ -248,6 +249,79 @@ class SimBoard:
         pad.release(button)
         self.advance(PRESS_MS)
 
+    def key(self, button, long=False):
+        """Press physical button ``button`` (0..9, geometry.BUTTON_NAMES) short, or hold it (``long``)."""
+        if not 0 <= button < g.BUTTONS:
+            raise BoardError("there is no button %r (0..%d)" % (button, g.BUTTONS - 1))
+        pad = self.twins.pad
+        pad.press(button)
+        self.advance(LONG_MS if long else PRESS_MS)
+        pad.release(button)
+        self.advance(PRESS_MS)
+
+    def stick(self, bit, level):
+        """A faulty switch: ``level`` 1 stuck closed, 2 stuck open, 0 working again."""
+        sw = self.twins.switches
+        if level:
+            sw.stick(bit, level == 1)
+        elif 0 <= bit < g.SENSORS:
+            sw.unstick(bit)
+        else:
+            raise BoardError("scan bit must be 0..%d, not %r" % (g.SENSORS - 1, bit))
+        self.settle()
+
+    def follow_self_test(self, limit=2000):
+        """Do what the self-test's LEDs ask (pipcore.selftest): every checker off the board, then the slots
+        covered in turn, checkers pushed to the edge as people do; DONE where a switch does not answer.
+        Returns the steps taken; the result stays on the board (DONE leaves it)."""
+        from pipcore.selftest import CLEAR, WALK, TestSession
+        steps = 0
+        walked = -1  # the location being walked
+        while steps < limit:
+            overlay = self.app.overlay if self.app is not None else None
+            if not isinstance(overlay, TestSession) or overlay.test.step not in (CLEAR, WALK):
+                break
+            test = overlay.test
+            steps += 1
+            if test.step == CLEAR:
+                if any(self.stacks) or self.hand:
+                    self.clear_board()
+                    continue
+                self.press("DONE")  # the board is empty and a switch still reads closed: it is stuck
+                continue
+            loc, slot = g.sensor_at(test.target)
+            if loc != walked:
+                if walked >= 0:
+                    self._empty(walked)
+                    self.settle()
+                walked = loc
+                continue
+            stack = self.stacks[loc]
+            if len(stack) > slot:  # covered, and the switch did not close: skip it
+                self.press("DONE")
+                continue
+            colour = 1 if loc in (g.LOC_BAR_BLACK, g.LOC_OFF_BLACK) else 0
+            self.take_from_box(colour)
+            self.place(loc, colour)
+        if walked >= 0:
+            self._empty(walked)
+            self.settle()
+        return steps
+
+    def _empty(self, loc):
+        stack = self.stacks[loc]
+        while stack:
+            self.box[stack.pop()] += 1
+        self._sync(loc)
+
+    def clear_board(self):
+        """Every checker off the board, the bars and the trays, into the box."""
+        while self.hand:
+            self.put_in_box()
+        for loc in range(NLOC):
+            self._empty(loc)
+        self.settle()
+
     def chatter(self, loc, reads=3):
         """Switch bounce at ``loc``: the next scans read its switches at random (below the debounce)."""
         sw = self.twins.switches
@@ -328,7 +402,10 @@ class SimBoard:
         self.settle()
 
     def follow_guidance(self, limit=200):
-        """Do what the LEDs ask (setup, fixes) until they ask nothing more; returns the steps taken."""
+        """Do what the LEDs ask (setup, fixes; the self-test's steps) until they ask nothing more; returns the
+        steps taken."""
+        if self.app is not None and hasattr(self.app.overlay, "test"):
+            return self.follow_self_test()
         steps = 0
         while steps < limit:
             if self.app is None:

@@ -54,6 +54,9 @@ class VirtualSwitches:
         geometry.set_count(self.closed, loc, count)
 
     def stick(self, bit, level):
+        """Switch ``bit`` reads closed (``level`` true) or open whatever the magnets do."""
+        if not 0 <= bit < geometry.SENSORS:
+            raise geometry.GeometryError("scan bit must be 0..167, not %r" % (bit,))
         self.stuck[bit] = 1 if level else 0
 
     def unstick(self, bit):
@@ -94,20 +97,38 @@ class VirtualSwitches:
 
 
 class VirtualStrip:
-    """The NeoPixel chain: records every frame written (GRB bytes)."""
+    """The NeoPixel chain: records every frame written (GRB bytes).
+
+    Data written past the last pixel comes out of its data out, which the board's return line sees
+    (``returned``, the ``led_return`` of ``pipdrivers.board.Board``); ``cut = k`` breaks the chain
+    before pixel ``k``: from there on the pixels stay dark and nothing comes back.
+    """
 
     def __init__(self, n=geometry.LEDS, history=1000, byteorder="GRB"):
         self.n = n
         self.frames = []
         self.history = history
         self._order = tuple(byteorder.index(c) for c in "RGB")
+        self.cut = None
+        self._returned = 0
 
     def write(self, buf):
-        if len(buf) != 3 * self.n:
+        if len(buf) < 3 * self.n:
             raise ValueError("frame of %d bytes for %d pixels" % (len(buf), self.n))
-        self.frames.append(bytes(buf))
+        frame = bytearray(buf[: 3 * self.n])
+        if self.cut is not None:
+            frame[3 * self.cut :] = bytes(3 * self.n - 3 * self.cut)
+        elif len(buf) > 3 * self.n:
+            self._returned += 1  # the bits past the last pixel leave through its data out
+        self.frames.append(bytes(frame))
         if len(self.frames) > self.history:
             del self.frames[0]
+
+    def returned(self):
+        """Pulses seen on the return line since the last call (and forgotten)."""
+        n = self._returned
+        self._returned = 0
+        return n
 
     @property
     def last(self):
@@ -433,4 +454,5 @@ class VirtualBoard:
         self.pad = VirtualButtons(seed)
         self.flash = MemFlash()
         self.entropy = VirtualEntropy(seed)
+        config.setdefault("led_return", self.strip.returned)
         self.board = Board(self.switches.readinto, self.strip.write, self.pad.read, self.flash, self.entropy, **config)

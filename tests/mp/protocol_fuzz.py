@@ -35,12 +35,14 @@ TEMPLATES = (
     b'{"id": 12, "cmd": "roll"}',
     b'{"id": 13, "cmd": "repl"}',
     b'{"id": 14, "cmd": "remote_dice", "dice": [6, 2], "commitment": "a3f1c0d2e4b59687", "roll": 1}',
+    b'{"id": 15, "cmd": "self_test", "action": "status"}',
+    b'{"id": 16, "cmd": "inject", "kind": "press", "index": 9, "value": 2}',
 )
 TOKENS = (
     b"null", b"true", b"false", b"-1", b"0", b"7", b"1e999", b"3.5", b'""', b'"x"', b"[]", b"{}",
     b'"ping"', b'"cmd"', b'"id"', b"[3, 1]", b"[6, 6, 6]", b'{"a": {"b": [1, {"c": null}]}}',
     b'"\\u0000"', b'"\\ud800"', b'"4HPwATDgc/ABMA"', b'"bar/off"', b"[[[[[[[[[[]]]]]]]]]]", b'"\xff\xfe"',
-    b'"sensor"', b'"button"', b'"double"', b"99999999999999999999999", b'"nardy"', b'{"matchLength": 3}',
+    b'"sensor"', b'"button"', b'"press"', b'"switch"', b'"stop"', b'"double"', b"99999999999999999999999", b'"nardy"', b'{"matchLength": 3}',
 )
 KNOWN_ERRORS = (
     protocol.E_OVERSIZED, protocol.E_BAD_FRAME, protocol.E_UNKNOWN, protocol.E_BAD_ARGS,
@@ -106,6 +108,10 @@ class RecordingApp:
 
     def remote_dice(self, dice, commitment, roll):
         self.calls.append(("remote_dice", dice, commitment, roll))
+
+    def self_test(self, action):
+        self.calls.append(("self_test", action))
+        return {"step": "clear"} if action == "start" else None
 
     def pop_event(self):
         return None
@@ -199,6 +205,7 @@ def reference_ok(frame, test_mode):
         "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",),
                                                             "player": ("int",)},
         "repl": {}, "remote_dice": {"dice": ("list",), "commitment": ("str",), "roll": ("int",)},
+        "self_test": {"action": ("str",)},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),
                 "set_dice": ("dice",), "inject": ("kind", "index", "value"),
@@ -241,11 +248,16 @@ def reference_ok(frame, test_mode):
             if not 16 <= len(msg["commitment"]) <= 64 or msg["roll"] < 1:
                 return False
             check_dice(d)
+        elif cmd == "self_test":
+            return msg.get("action", "start") in ("start", "stop", "status")
         elif cmd == "inject":
-            top = 1 if msg["kind"] == "button" else 15
+            values = {"sensor": (0, 15), "button": (0, 1), "press": (1, 2), "switch": (0, 2)}
+            if msg["kind"] not in values:
+                return False
+            low, top = values[msg["kind"]]
             if "player" in msg and (msg["kind"] != "button" or msg["player"] not in (0, 1)):
                 return False
-            return msg["kind"] in protocol.INJECT_KINDS and 0 <= msg["value"] <= top and msg["index"] >= 0
+            return low <= msg["value"] <= top and msg["index"] >= 0
     except ValueError:
         return False
     return True

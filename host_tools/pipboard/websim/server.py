@@ -13,8 +13,9 @@ Runs the firmware app on the simulated board (``pipboard.simboard``: the same
   ``pipboard monitor --sim``, ``export``, ``play`` and the tests attach to it.
 
 HTTP endpoints: ``GET /layout`` (static geometry), ``GET /state`` (what the
-page draws), ``POST /action`` with ``{"do": "lift"|"place"|"press"|"setup"|
-"box", ...}``. The page polls ``/state`` a few times a second.
+page draws), ``POST /action`` with ``{"do": "lift"|"place"|"press"|"key"|"setup"|
+"box", ...}`` (``key``: a physical button by number, short or ``long``, as the
+menu and undo buttons are pressed). The page polls ``/state`` a few times a second.
 """
 
 import json
@@ -95,6 +96,11 @@ class WebSim:
                     if player is not None and player not in (0, 1):
                         raise ActionError("player must be 0 (white) or 1 (black)")
                     board.press(name, player)
+                elif kind == "key":  # a physical button: the menu (held: open/leave), undo...
+                    button = action.get("button")
+                    if type(button) is not int or not 0 <= button < 10:
+                        raise ActionError("button must be a button number 0..9")
+                    board.key(button, bool(action.get("long")))
                 elif kind == "setup":
                     board.follow_guidance()
                 else:
@@ -141,6 +147,11 @@ class SimBoardApp:
             setattr(self.board.app, name, value)
 
     MAX_STEP_MS = 1000  # real time the board catches up in one poll (after a long hold of the lock)
+
+    def stick_switch(self, bit, level):
+        """The protocol's test-mode ``inject`` ``switch``: a switch of the twin stuck closed (1), open (2)
+        or working again (0)."""
+        self.board.stick(bit, level)
 
     def poll(self, now):
         dt = 0 if self.last is None else max(0, now - self.last)

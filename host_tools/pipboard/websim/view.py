@@ -43,6 +43,8 @@ def layout(board=None):
         "panel": [list(drawing.panel_xy(i)) for i in range(g.PANEL_LEDS)],
         "pixels": pixel_places(npix),
         "buttons": list(button_names()),
+        "keys": [{"button": g.BTN_MENU, "name": "menu"}, {"button": g.BTN_MENU, "name": "hold menu", "long": True},
+                 {"button": g.BTN_UNDO, "name": "undo"}, {"button": g.BTN_UNDO, "name": "hold undo", "long": True}],
         "die_a": g.LED_DIE_A,
         "die_b": g.LED_DIE_B,
     }
@@ -123,7 +125,10 @@ def state(board, bridge):
         "owner": ctl.owner,
         "mover": ctl.mover,
         "phase": ctl.phase_name(),
-        "message": ctl.message,
+        "message": snap["message"],  # (the menu's or the self-test's while they are open)
+        "menu": snap.get("menu"),
+        "self_test": snap.get("self_test"),
+        "hardware": snap.get("hardware"),
         "display": [x for x in ctl.display],
         "score": list(ctl.scores),
         "position_id": snap["position_id"],

@@ -46,8 +46,18 @@ function drawStatic() {
     }
     bt.appendChild(row);
   }
+  // the physical menu and undo buttons (menu held: open or leave the board's menu, docs/board-menu.md)
+  const keys = document.createElement("div");
+  keys.className = "side-buttons"; keys.textContent = "board: ";
+  for (const k of layout.keys) {
+    const btn = document.createElement("button");
+    btn.textContent = k.name; btn.id = "key-" + k.name.replace(" ", "-");
+    btn.onclick = () => post({ do: "key", button: k.button, long: !!k.long });
+    keys.appendChild(btn);
+  }
+  bt.appendChild(keys);
   const setup = document.createElement("button");
-  setup.textContent = "set up as the LEDs ask"; setup.id = "btn-setup";
+  setup.textContent = "do as the LEDs ask"; setup.id = "btn-setup";
   setup.onclick = () => post({ do: "setup" });
   bt.appendChild(setup);
   const box = document.getElementById("box");
@@ -80,6 +90,15 @@ function draw() {
   document.getElementById("mid").textContent = state.match_id || "-";
   document.getElementById("score").textContent = state.score.join(" - ");
   document.getElementById("record").textContent = state.record.join("\n");
+  const menu = state.menu || {}, test = state.self_test;
+  document.getElementById("menu").textContent = menu.open ? `menu: ${menu.title} = ${menu.text}` :
+      (menu.pending ? "menu: a new match waits for the next match" : "");
+  document.getElementById("selftest").textContent = !test ? "" : `self-test ${test.step}: ` +
+      (test.problems.length ? test.problems.map((p) => `${p.switch} ${p.fault}`).join(", ") :
+       (test.step === "done" ? "all switches work" : `${test.checked} of ${test.total} slots`));
+  document.getElementById("hardware").textContent = (state.hardware || []).join("; ");
+  board.dataset.menu = menu.open ? menu.item : "";
+  board.dataset.selftest = test ? test.step : "";
   document.getElementById("hand").textContent = state.hand.length ?
       "In hand: " + state.hand.map((c) => c ? "black" : "white").join(", ") : "Hand empty";
   document.getElementById("box-white").textContent = state.hand.length ? "put in box" : `take white from box (${state.box[0]})`;
