@@ -89,6 +89,7 @@ NO_GAME = const(6)  # before the first game
 PHASE_NAMES = ("opening roll", "cube or roll", "cube answer", "play", "game over", "match over", "no game")
 KIND_NAMES = ("drop", "single", "gammon", "backgammon")
 NARDY_KIND_NAMES = ("drop", "oin", "mars")
+TIME = const(4)  # the kind of a game lost on time (``Referee.lose_on_time``)
 SNAPSHOT_VERSION = const(1)
 
 
@@ -189,6 +190,8 @@ class Referee:
         return Position.start()
 
     def kind_name(self, kind):
+        if kind == TIME:
+            return "time"
         return (NARDY_KIND_NAMES if self.nardy else KIND_NAMES)[kind]
 
     # -- games -----------------------------------------------------------------
@@ -415,6 +418,36 @@ class Referee:
         self._write("resign", player, kind)
         return self._end(1 - player, kind, self.cube.points(kind), resigned=True)
 
+    # -- the clock -------------------------------------------------------------------
+    def lose_on_time(self, player):
+        """``player``'s reserve ran out (``pipcore.gameclock``): the match is lost (money play: the game).
+
+        In a match the opponent gets the smallest single, gammon or backgammon at the cube's value that
+        wins the match (as gnubg will read the game: a resignation), or where even a backgammon does not
+        reach, the points the match still needed. In money play the game costs the most it can (a
+        backgammon at the cube's value; a mars in long nardy), so running out the clock saves nothing.
+        """
+        self._need(CUBE_OR_ROLL, PLAY, ANSWER)
+        if player not in (0, 1):
+            raise MatchError("player must be 0 or 1")
+        if self.phase == ANSWER:
+            self.cube._clear()  # the offer dies with the game
+        winner = 1 - player
+        top = 2 if self.nardy else BACKGAMMON
+        need = self.match.away(winner)
+        if need:
+            value = self.cube.value
+            points = need
+            for kind in range(SINGLE, top + 1):
+                if value * kind >= need:
+                    points = value * kind
+                    break
+        else:
+            points = self.cube.points(top)
+        self._write("timeout", player)
+        self._say("%s loses on time" % colour(player))
+        return self._end(winner, TIME, points)
+
     # -- end of game -----------------------------------------------------------------
     def _end(self, winner, kind, points, resigned=False, dropped=False):
         result = GameResult(winner, kind, points, resigned, dropped)
@@ -513,6 +546,9 @@ class Referee:
                 gs, turn, resigned = GAME_DROPPED, self._dropper, 0
             elif r.resigned:
                 gs, turn, resigned = GAME_RESIGNED, self.turn, r.kind
+            elif r.kind == TIME:  # as gnubg reads the game from a .mat file: a resignation
+                kind = r.points // cube.value
+                gs, turn, resigned = GAME_RESIGNED, self.turn, 1 if kind < 1 else (3 if kind > 3 else kind)
             else:
                 gs, turn, resigned = GAME_OVER, self.turn, 0
             return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,

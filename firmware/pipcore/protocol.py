@@ -51,6 +51,8 @@ The handler drives the game through a narrow *app* seam (duck-typed):
     app.remote_dice(dice, commitment, roll)   the next roll of a remote match,
                                     from its dice authority (any mode; shown
                                     in the snapshot as "remote")
+    app.advance(ms)                 the board's time jumps ``ms`` ahead (the
+                                    tournament clock runs out without waiting)
     app.inject(kind, index, value[, player])  kind "sensor": the checkers
                                     sensed at a location (index 0..27, value
                                     0..15); kind "button": press button
@@ -118,8 +120,10 @@ _COMMANDS = {
     "remote_dice": {"dice": (("list",), True), "commitment": (_STR, True), "roll": (_INT, True)},
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True), "player": (_INT, False)},
     "repl": {},
+    "advance": {"ms": (_INT, True)},
 }
-TEST_ONLY = ("set_dice", "inject")
+TEST_ONLY = ("set_dice", "inject", "advance")
+MAX_ADVANCE_MS = const(86400000)  # one "advance" jumps at most a day
 COMMANDS = tuple(sorted(_COMMANDS))
 
 
@@ -435,6 +439,13 @@ class ProtocolHandler:
         self.app.remote_dice((dice[0], dice[1]), commitment, msg["roll"])
         return None
 
+    def _cmd_advance(self, msg):
+        ms = msg["ms"]
+        if not 1 <= ms <= MAX_ADVANCE_MS:
+            raise ProtocolError(E_BAD_ARGS, "advance: ms must be 1..%d" % MAX_ADVANCE_MS)
+        self.app.advance(ms)
+        return None
+
     def _cmd_repl(self, msg):
         if not self.can_repl:
             raise ValueError("this port has no REPL to hand over (the simulator; CircuitPython's REPL has a port "
@@ -685,6 +696,8 @@ class AppBridge:
             snap["pick"] = {"index": idx + 1, "count": len(cands), "play": ctl.pick_play()}
         if self.remote is not None:
             snap["remote"] = self.remote
+        clock = getattr(ctl, "clock", None)
+        snap["clock"] = clock.view() if clock is not None else None  # the tournament clock (pipcore.gameclock)
         return snap
 
     def _match_id(self):
@@ -786,6 +799,14 @@ class AppBridge:
             raise ValueError("this board's dice cannot be set")
         self.dice.forced = [dice[0], dice[1]]
         self.remote = {"commitment": commitment, "roll": roll}
+
+    def advance(self, ms):
+        """Test mode: the board's time jumps ``ms`` ahead, at once (``App.advance_time``)."""
+        fn = getattr(self.app, "advance_time", None)
+        if fn is None:
+            raise ValueError("this board's time cannot be advanced")
+        fn(ms)
+        self.poll(self.now)  # the board sees the jump now: a clock that ran out falls before the reply
 
     def inject(self, kind, index, value, player=None):
         app = self.app
