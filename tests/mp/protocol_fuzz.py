@@ -35,6 +35,7 @@ TEMPLATES = (
     b'{"id": 12, "cmd": "roll"}',
     b'{"id": 13, "cmd": "repl"}',
     b'{"id": 14, "cmd": "remote_dice", "dice": [6, 2], "commitment": "a3f1c0d2e4b59687", "roll": 1}',
+    b'{"id": 15, "cmd": "advance", "ms": 61000}',
 )
 TOKENS = (
     b"null", b"true", b"false", b"-1", b"0", b"7", b"1e999", b"3.5", b'""', b'"x"', b"[]", b"{}",
@@ -106,6 +107,9 @@ class RecordingApp:
 
     def remote_dice(self, dice, commitment, roll):
         self.calls.append(("remote_dice", dice, commitment, roll))
+
+    def advance(self, ms):
+        self.calls.append(("advance", ms))
 
     def pop_event(self):
         return None
@@ -199,10 +203,11 @@ def reference_ok(frame, test_mode):
         "set_dice": {"dice": ("list",)}, "inject": {"kind": ("str",), "index": ("int",), "value": ("int",),
                                                             "player": ("int",)},
         "repl": {}, "remote_dice": {"dice": ("list",), "commitment": ("str",), "roll": ("int",)},
+        "advance": {"ms": ("int",)},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),
                 "set_dice": ("dice",), "inject": ("kind", "index", "value"),
-                "remote_dice": ("dice", "commitment", "roll")}
+                "remote_dice": ("dice", "commitment", "roll"), "advance": ("ms",)}
     if type(cmd) is not str or cmd not in allowed:
         return False
     for key in msg:
@@ -211,7 +216,7 @@ def reference_ok(frame, test_mode):
     for key in required.get(cmd, ()):
         if key not in msg:
             return False
-    if cmd in ("set_dice", "inject") and not test_mode:
+    if cmd in ("set_dice", "inject", "advance") and not test_mode:
         return False
     if cmd == "repl":
         return False  # the fuzzed handler, like the simulator's, has no REPL to hand over
@@ -241,6 +246,8 @@ def reference_ok(frame, test_mode):
             if not 16 <= len(msg["commitment"]) <= 64 or msg["roll"] < 1:
                 return False
             check_dice(d)
+        elif cmd == "advance":
+            return 1 <= msg["ms"] <= protocol.MAX_ADVANCE_MS
         elif cmd == "inject":
             top = 1 if msg["kind"] == "button" else 15
             if "player" in msg and (msg["kind"] != "button" or msg["player"] not in (0, 1)):

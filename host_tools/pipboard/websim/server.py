@@ -137,6 +137,17 @@ class SimBoardApp:
 
     MAX_STEP_MS = 1000  # real time the board catches up in one poll (after a long hold of the lock)
 
+    def event(self, event, now):
+        """A host's event, at the board's own (virtual) time: the one time base of its app."""
+        self.board.app.event(event, self.board.now)
+
+    def advance_time(self, ms):
+        """Test mode (``advance``): the board's time jumps ``ms`` ahead; the app sees it at once."""
+        from pipboard.simboard import SCAN_MS
+
+        self.board.app.advance_time(ms)
+        self.board.advance(SCAN_MS)
+
     def poll(self, now):
         dt = 0 if self.last is None else max(0, now - self.last)
         self.last = now
