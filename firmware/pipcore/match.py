@@ -109,7 +109,7 @@ class GameResult:
         self.dropped = dropped
 
     def __repr__(self):
-        how = "drop" if self.dropped else ("resign" if self.resigned else "play")
+        how = "drop" if self.dropped else ("resign" if self.resigned else ("time" if self.kind == TIME else "play"))
         return "<GameResult player %d wins %d (kind %d, %s)>" % (self.winner, self.points, self.kind, how)
 
     def fields(self):
