@@ -237,9 +237,9 @@ def start(seed=None, test_mode=False, host="127.0.0.1", http_port=8765, protocol
 
 
 def run(host="127.0.0.1", http_port=8765, protocol_port=8766, test_mode=False, seed=None, open_browser=False,
-        out=sys.stdout, flash_dir=None):
+        out=sys.stdout, flash_dir=None, options=None):
     try:
-        servers = start(seed, test_mode, host, http_port, protocol_port, flash_dir=flash_dir)
+        servers = start(seed, test_mode, host, http_port, protocol_port, options=options, flash_dir=flash_dir)
     except OSError as exc:
         sys.stderr.write("pipboard sim: cannot listen on %s (ports %d/%d): %s\n"
                          "  another 'pipboard sim' may be running; choose --http-port/--protocol-port\n"
