@@ -489,7 +489,10 @@ def import_mat(text, options=None, players=None):
         except ValueError as exc:
             raise MatImportError("%s: opening roll: %s" % (where, exc))
         context = {"rolled": None, "timeout": g.get("timeout")}
-        for action in g["actions"]:
+        actions = g["actions"]
+        for k in range(len(actions)):
+            action = actions[k]
+            context["next"] = actions[k + 1] if k + 1 < len(actions) else None
             where.action = action
             try:
                 _apply_action(ref, action, opts, context)
@@ -575,7 +578,10 @@ def _apply_action(ref, action, opts, context):
             ref.roll((d1, d2), player)
         if not moves:
             turn = ref.legal_turn()
-            if turn.dice_used and len(turn.plays) == 1:
+            if context.get("timeout") == player and context.get("next") is not None and \
+                    _WINS_RE.match(context["next"].text):
+                context["rolled"] = action  # our own export: the roll after which this player's flag fell
+            elif turn.dice_used and len(turn.plays) == 1:
                 ref.play_code(turn, turn.plays[0])  # a forced play left out: gnubg plays it
             elif turn.dice_used:
                 context["rolled"] = action  # rolled, then resigned (the "Wins" line follows)
