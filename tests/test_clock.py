@@ -78,7 +78,7 @@ def test_a_power_cut_does_not_charge_the_time_the_board_was_off():
 
 def test_the_panel_shows_the_running_clock_in_teal():
     from pipcore import geometry as g
-    from pipdrivers.dice_display import CLOCK_COLOUR
+    from pipcore.gameclock import CLOCK_COLOUR
 
     teal = ((CLOCK_COLOUR >> 16) & 255, (CLOCK_COLOUR >> 8) & 255, CLOCK_COLOUR & 255)
     board = SimBoard(seed=5, options={"matchLength": 5, "clock": "bronstein", "clockMinutes": 2,

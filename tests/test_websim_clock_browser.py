@@ -17,7 +17,7 @@ pytest.importorskip("playwright.sync_api")
 
 from test_websim_browser import ARTIFACTS, loc, move_by_clicks, page_and_sim, wait_phase  # noqa: E402,F401
 
-CLOCK_RGB = "0,184,160"  # pipdrivers.dice_display.CLOCK_COLOUR
+CLOCK_RGB = "0,184,160"  # pipcore.gameclock.CLOCK_COLOUR
 
 
 def shot(page, name):

@@ -515,8 +515,9 @@ class App:
             disp.blank()
             free = True
         clock = ctl.clock
-        if clock is not None and clock.shown and hasattr(disp, "clock"):
+        if clock is not None and clock.shown and hasattr(disp, "moves"):
             # docs/controller.md: the running clock's minutes on free dice, its reserve on the move markers
             # (unless they count a double's moves)
-            doubles = kind == "dice" and ctl.dice and ctl.dice[0] == ctl.dice[1]
-            disp.clock(clock.face_a if free else -1, clock.face_b, -1 if doubles else clock.bar, clock.warn)
+            from pipcore.gameclock import draw
+
+            draw(disp, clock, free, not (kind == "dice" and ctl.dice and ctl.dice[0] == ctl.dice[1]))

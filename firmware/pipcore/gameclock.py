@@ -28,7 +28,7 @@ minutes, 918,000,000 ms, below 2**30).
 """
 
 from pipcore.compat import const
-from pipcore.match import ANSWER, CUBE_OR_ROLL, PLAY
+from pipcore.match import ANSWER, CUBE_OR_ROLL, PLAY, MatchError
 from pipcore.names import CUBE_OFFERED, MOVING, PICK, TURN_START
 
 OFF = const(0)
@@ -36,6 +36,7 @@ SIMPLE = const(1)
 BRONSTEIN = const(2)
 MODES = ("off", "simple", "bronstein")
 
+CLOCK_COLOUR = const(0x00B8A0)  # teal on the panel: a clock reading is never taken for a roll (dice colours)
 TICK_MS = const(1000)  # while a clock runs, the app steps the controller at least this often
 WARN_MS = const(60000)  # under a minute: the panel warns (blinks)
 _MINUTE = const(60000)
@@ -236,6 +237,42 @@ class GameClock:
         c.flag = flag
         c.game = game
         return c
+
+
+def time_points(ref, winner):
+    """What a loss on time gives ``winner`` (``Referee.lose_on_time``).
+
+    In a match: the smallest single, gammon or backgammon at the cube's value that wins the match (as
+    gnubg will read the game from a .mat file: a resignation), or, where even a backgammon does not reach,
+    the points the match still needed. In money play: the most the game can cost (a backgammon at the
+    cube's value under the options; a mars in long nardy), so running out the clock saves nothing.
+    """
+    if winner not in (0, 1):
+        raise MatchError("player must be 0 or 1")
+    top = 2 if ref.nardy else 3
+    need = ref.match.away(winner)
+    if not need:
+        return ref.cube.points(top)
+    value = ref.cube.value
+    for kind in range(1, top + 1):
+        if value * kind >= need:
+            return value * kind
+    return need
+
+
+def draw(disp, clock, dice_free, markers_free):
+    """The running clock on the panel (``pipdrivers.dice_display.DiceDisplay``), in teal: on free dice the
+    minutes left as the sum of the two dice (6-6: 12 or more; under a minute die A counts the tens of
+    seconds left, blinking); on the move markers (unless they count a double's moves) the quarters of the
+    reserve left, blinking under a minute."""
+    from pipcore import geometry as g
+
+    effect = 1 if clock.warn else 0  # pipdrivers.leds BLINK, STEADY
+    if dice_free:
+        disp._face(g.LED_DIE_A, clock.face_a, CLOCK_COLOUR, effect)
+        disp._face(g.LED_DIE_B, clock.face_b, CLOCK_COLOUR)
+    if markers_free:
+        disp.moves(clock.bar, CLOCK_COLOUR, effect)
 
 
 def running_side(ctl):

@@ -420,33 +420,17 @@ class Referee:
 
     # -- the clock -------------------------------------------------------------------
     def lose_on_time(self, player):
-        """``player``'s reserve ran out (``pipcore.gameclock``): the match is lost (money play: the game).
-
-        In a match the opponent gets the smallest single, gammon or backgammon at the cube's value that
-        wins the match (as gnubg will read the game: a resignation), or where even a backgammon does not
-        reach, the points the match still needed. In money play the game costs the most it can (a
-        backgammon at the cube's value; a mars in long nardy), so running out the clock saves nothing.
-        """
+        """``player``'s reserve ran out (``pipcore.gameclock``): the match is lost (money play: the game),
+        for the points ``gameclock.time_points`` gives."""
         self._need(CUBE_OR_ROLL, PLAY, ANSWER)
-        if player not in (0, 1):
-            raise MatchError("player must be 0 or 1")
+        from pipcore.gameclock import time_points
+
+        points = time_points(self, 1 - player)  # (raises MatchError for a player who does not exist)
         if self.phase == ANSWER:
             self.cube._clear()  # the offer dies with the game
-        winner = 1 - player
-        top = 2 if self.nardy else BACKGAMMON
-        need = self.match.away(winner)
-        if need:
-            value = self.cube.value
-            points = need
-            for kind in range(SINGLE, top + 1):
-                if value * kind >= need:
-                    points = value * kind
-                    break
-        else:
-            points = self.cube.points(top)
         self._write("timeout", player)
         self._say("%s loses on time" % colour(player))
-        return self._end(winner, TIME, points)
+        return self._end(1 - player, TIME, points)
 
     # -- end of game -----------------------------------------------------------------
     def _end(self, winner, kind, points, resigned=False, dropped=False):

@@ -18,7 +18,6 @@ CUBE_COLOUR = const(0xFFFFFF)
 TURN_COLOUR = const(0x40FF40)
 LOW_SPACE_COLOUR = const(0xFF9000)  # amber: the flash is nearly full (export the matches)
 FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
-CLOCK_COLOUR = const(0x00B8A0)  # teal: a clock reading is never taken for a roll (white's or black's dice)
 TUMBLE_MS = const(70)
 _VERY_BAD = const(3)  # pipcore.coaching.RATINGS
 
@@ -61,13 +60,13 @@ class DiceDisplay:
         self._face(g.LED_DIE_B, d2, colour, STEADY, USED_DIM if used2 else 1)
         self.moves(moves_left, colour)
 
-    def moves(self, left, colour=WHITE_DICE):
+    def moves(self, left, colour=WHITE_DICE, effect=STEADY):
         """Light ``left`` (0..4) move markers; -1 leaves them dark."""
         if not -1 <= left <= 4:
             raise DisplayError("moves left must be 0..4, not %r" % (left,))
         for k in range(4):
             if k < left:
-                self._set(g.LED_MOVES + k, colour)
+                self._set(g.LED_MOVES + k, colour, effect)
             else:
                 self.px.set(g.LED_MOVES + k, 0, 0, 0)
 
@@ -115,24 +114,6 @@ class DiceDisplay:
         self._face(g.LED_DIE_A, level, colour, BLINK if level == _VERY_BAD else STEADY)
         self._face(g.LED_DIE_B, pips, colour)
         self.moves(-1)
-
-    def clock(self, a, b, bar, warn=False):
-        """The running tournament clock (docs/controller.md), in teal: dice ``a`` and ``b`` (their sum is the
-        minutes left; under a minute ``a`` counts its tens of seconds and blinks; ``a`` -1 leaves the dice
-        alone, 0 is blank) and ``bar`` (0..4; -1 leaves them) move markers for the quarters of the reserve
-        left, blinking under a minute (``warn``)."""
-        effect = BLINK if warn else STEADY
-        if a >= 0:
-            self._face(g.LED_DIE_A, a, CLOCK_COLOUR, effect)
-            self._face(g.LED_DIE_B, b, CLOCK_COLOUR)
-        if bar >= 0:
-            if bar > 4:
-                raise DisplayError("the clock's bar is 0..4 markers, not %r" % (bar,))
-            for k in range(4):
-                if k < bar:
-                    self._set(g.LED_MOVES + k, CLOCK_COLOUR, effect)
-                else:
-                    self.px.set(g.LED_MOVES + k, 0, 0, 0)
 
     def cube(self, value, owner):
         """Cube ``value`` (1, 2, 4 .. 64) owned by 0 (white), 1 (black) or -1 (centred)."""
