@@ -24,7 +24,7 @@ from gnubg_replay import commands_for, expected_from_record, gnubg_available, gn
 from pipboard.matfile import MatImportError, _cube_warnings, export_mat, import_mat
 from pipboard.simboard import SimBoard
 from pipcore.cube import BEAVER, DROP, RACCOON, TAKE
-from pipcore.match import ANSWER, CUBE_OR_ROLL, MATCH_ENDED, OPENING, PLAY, TIME, Referee
+from pipcore.match import ANSWER, CUBE_OR_ROLL, MATCH_ENDED, OPENING, PLAY, Referee
 from pipcore.options import make_options
 from pipcore.record import RecordWriter, read_record
 

@@ -11,19 +11,42 @@ reserve black's flag falls and white wins the match, on the page, in the
 snapshot and in the record.
 """
 
+import os
+
 import pytest
 
-pytest.importorskip("playwright.sync_api")
+playwright_api = pytest.importorskip("playwright.sync_api")
 
-from test_websim_browser import ARTIFACTS, loc, move_by_clicks, page_and_sim, wait_phase  # noqa: E402,F401
+from pipboard.link import Link  # noqa: E402
+from pipboard.websim import server  # noqa: E402
+from test_websim_browser import ARGS, ARTIFACTS, CHROMIUM, loc, move_by_clicks, wait_phase  # noqa: E402
 
 CLOCK_RGB = "0,184,160"  # pipcore.gameclock.CLOCK_COLOUR
 
 
+@pytest.fixture
+def browser_sim():
+    """The browser page on a simulator in test mode, and a protocol link to the same board."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is missing at %s (make setup installs it)" % CHROMIUM)
+    sim = server.start(seed=2, test_mode=True, http_port=0, protocol_port=0)
+    link = Link.open("sim:" + sim.protocol_address)
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 760})
+            page.goto(sim.url)
+            page.wait_for_selector("body[data-ready='1']", timeout=15000)
+            yield page, link
+        finally:
+            browser.close()
+            link.close()
+            sim.close()
+
+
 def shot(page, name):
     """The whole page (board, panel and the clock beside it) into tests/artifacts/."""
-    import os
-
     page.screenshot(path=os.path.join(ARTIFACTS, name), full_page=True)
 
 
@@ -48,10 +71,10 @@ def face(die_base, value):
     return [die_base + pip for pip in range(g.DIE_PIPS) if g.DIE_FACE_MASKS[value] >> pip & 1]
 
 
-def test_a_clock_runs_out_in_the_browser(page_and_sim):
+def test_a_clock_runs_out_in_the_browser(browser_sim):
     from pipcore import geometry as g
 
-    page, sim, link = page_and_sim
+    page, link = browser_sim
     link.new_game("backgammon", {"matchLength": 1, "clock": "simple", "clockMinutes": 1, "clockDelay": 12})
     page.wait_for_function("document.getElementById('clock-white') !== null", timeout=5000)
     assert clock_text(page, "white") == "white 1:00" and clock_text(page, "black") == "black 1:00"
