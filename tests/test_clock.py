@@ -296,7 +296,7 @@ def test_the_monitor_shows_the_clock():
     from pipboard.monitor import clock_text, describe
 
     board = rolled_board(CLOCKED)
-    from pipcore.protocol import AppBridge
+    from pipcore.bridge import AppBridge
 
     snap = AppBridge(board.app).snapshot()
     assert snap["clock"]["mode"] == "simple" and snap["clock"]["remaining"] == [3 * MIN, 3 * MIN]

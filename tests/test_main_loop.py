@@ -245,7 +245,7 @@ def test_menu_held_at_power_up_starts_the_board_without_the_game(monkeypatch, tm
 
 def test_a_pass_that_always_fails_leaves_the_board_answering(monkeypatch, tmp_path):
     """MemoryError, then RuntimeError, in every pass of the app: the loop goes on and the host hears why."""
-    from pipcore import protocol
+    from pipcore import bridge
 
     failures = {"n": 0}
 
@@ -253,7 +253,7 @@ def test_a_pass_that_always_fails_leaves_the_board_answering(monkeypatch, tmp_pa
         failures["n"] += 1
         raise MemoryError("test") if failures["n"] < 80 else RuntimeError("bug")
 
-    monkeypatch.setattr(protocol.AppBridge, "poll", failing_poll)
+    monkeypatch.setattr(bridge.AppBridge, "poll", failing_poll)
     frames = b"".join(b'{"id": %d, "cmd": "snapshot"}\n' % i for i in range(3))
     rig = Rig(monkeypatch, tmp_path, frames, loops=60)
 

@@ -14,7 +14,7 @@ import random
 from pipboard.simboard import FastFlash, SimBoard, VirtualPlayer
 from pipcore import geometry as g
 from pipcore.names import CUBE_OFFERED, GAME_OVER, MOVING, OPENING, SETUP, TURN_START
-from pipcore.protocol import AppBridge
+from pipcore.bridge import AppBridge
 from pipdrivers import recstore
 from pipdrivers.dice_display import FAULT_COLOUR, LOW_SPACE_COLOUR
 

@@ -1,7 +1,7 @@
 """The board's directory of matches, as the host sees it: loaded only when a host asks.
 
 The protocol's ``record`` (pages of any match), ``matches``, ``exported``,
-``delete_match`` and ``set_time`` (``pipcore.protocol.AppBridge``) call these
+``delete_match`` and ``set_time`` (``pipcore.bridge.AppBridge``) call these
 with the app (``pipcore.app.App``); the records and directory entries are
 ``pipdrivers.recstore.MatchStore``'s (``app.store``), the live match's length,
 games and score its keeper's (``app.ctl.records``), which know more than the

@@ -96,7 +96,8 @@ class HostLink:
     """
 
     def __init__(self, app, firmware_version, test_mode=None, serial=None, bridge=None):
-        from pipcore.protocol import AppBridge, ProtocolHandler
+        from pipcore.bridge import AppBridge
+        from pipcore.protocol import ProtocolHandler
 
         self.serial = serial if serial is not None else UsbSerial()
         self.bridge = bridge if bridge is not None else AppBridge(app)

@@ -67,7 +67,7 @@ class SimTable:
 
     def __init__(self, seed=1, match_length=3, pace_s=0.05, test_mode=False, player=True, host="127.0.0.1",
                  port=0, double_rate=0.03):
-        from pipcore.protocol import AppBridge
+        from pipcore.bridge import AppBridge
 
         options = {"matchLength": match_length}
         self.board = _TableBoard(seed=seed, options=options)

@@ -33,7 +33,8 @@ from pipcore.app import App
 from pipcore.board import NLOC, fill_counts
 from pipcore.notation import parse_play
 from pipcore.position import Position
-from pipcore.protocol import AppBridge, ProtocolHandler
+from pipcore.bridge import AppBridge
+from pipcore.protocol import ProtocolHandler
 from pipcore.rules import apply_move
 from pipdrivers.board import Board
 

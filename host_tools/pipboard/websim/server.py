@@ -38,7 +38,7 @@ class WebSim:
 
     def __init__(self, seed=None, test_mode=False, options=None, variant="backgammon", flash_dir=None):
         from pipboard.simboard import SimBoard
-        from pipcore.protocol import AppBridge
+        from pipcore.bridge import AppBridge
 
         flash = None
         if flash_dir:

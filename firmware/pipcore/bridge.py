@@ -1,0 +1,277 @@
+"""The protocol's app seam over the board's main loop (``pipcore.app.App``).
+
+``pipcore.protocol.ProtocolHandler`` reads frames and calls the seam its
+docstring lists; ``AppBridge`` is that seam for the real app, on the Pico
+(``pipdrivers.usb_serial``) and in the simulator alike: the snapshot, the
+events numbered for the host, the record pages and the test-mode commands.
+"""
+
+
+class _ForcedDice:
+    """Wraps the dice driver: test mode may queue the next values."""
+
+    def __init__(self, dice):
+        self.dice = dice
+        self.forced = []
+
+    def roll(self):
+        if self.forced:
+            return self.forced.pop(0)
+        return self.dice.roll()
+
+
+class AppBridge:
+    """The protocol's app seam over ``pipcore.app.App`` (the board's main loop).
+
+    Used by ``main.py`` on the Pico and by the simulator alike. ``poll(now)``
+    runs the app and turns what changed into events for the host: ``phase``,
+    ``roll``, ``record`` (each new line of the game record: plays, cube
+    actions, results), ``cube``, ``game_over``. The event queue is bounded;
+    when it overflows the oldest events are dropped and the host, seeing a gap
+    in ``seq``, asks for a snapshot.
+    """
+
+    MAX_EVENTS = 32
+
+    def __init__(self, app):
+        self.app = app
+        self.now = 0
+        self.events = []
+        self.injected = None
+        self.remote = None  # {"commitment", "roll"}: the dice come from a remote match's authority
+        if hasattr(app, "dice"):
+            self.dice = _ForcedDice(app.dice)
+            try:
+                app.dice = self.dice
+            except AttributeError:
+                self.dice = None
+        else:
+            self.dice = None
+        self._seen = self._state()
+
+    @property
+    def ctl(self):
+        return self.app.ctl
+
+    # -- main loop ----------------------------------------------------------
+    def poll(self, now):
+        self.now = now
+        self.app.poll(now)
+        self._changes()
+
+    def _state(self):
+        app = self.app
+        ctl = app.ctl
+        dice = ctl.dice
+        # which match: the app's generation (a controller rebuilt after a fault is the same match)
+        match = getattr(app, "generation", None)
+        return (id(ctl) if match is None else match, ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, ctl.record_count,
+                ctl.game_no)
+
+    def _changes(self):
+        old = self._seen
+        new = self._state()
+        if new == old:
+            return
+        self._seen = new
+        ctl = self.app.ctl
+        if new[0] != old[0] or new[6] != old[6]:
+            self._push({"event": "new_game", "game": ctl.game_no, "variant": ctl.variant})
+            old = (new[0], None, None, 1, -1, 0, new[6])
+        if new[5] > old[5]:
+            log = ctl.record  # the last lines of the game's log: the newest are at its end
+            fresh = new[5] - old[5]
+            for line in log[-fresh:] if fresh < len(log) else log:
+                self._push({"event": "record", "text": line, "mover": ctl.mover})
+        elif new[5] < old[5]:
+            self._push({"event": "record_reset", "lines": new[5]})
+        if new[2] != old[2] and new[2] is not None:
+            self._push({"event": "roll", "dice": list(new[2]), "mover": ctl.mover})
+        if new[3] != old[3] or new[4] != old[4]:
+            self._push({"event": "cube", "value": new[3], "owner": new[4]})
+        if new[1] != old[1]:
+            self._push({"event": "phase", "phase": new[1], "mover": ctl.mover})
+            if new[1] in ("game-over", "match-over") and ctl.result:
+                self._push({"event": "game_over", "winner": ctl.result[0], "points": ctl.result[1],
+                            "score": list(ctl.scores)})
+
+    def _push(self, event):
+        if len(self.events) >= self.MAX_EVENTS:
+            self.events.pop(0)
+        self.events.append(event)
+
+    def pop_event(self):
+        if self.events:
+            return self.events.pop(0)
+        return None
+
+    def _step(self, event):
+        app = self.app
+        if hasattr(app, "event"):
+            app.event(event, self.now)
+        else:
+            app.ctl.step(event, self.now)
+        self._changes()
+
+    # -- the protocol seam ----------------------------------------------------
+    def snapshot(self):
+        ctl = self.app.ctl
+        opts = ctl.options
+        dice = ctl.dice
+        snap = {
+            "variant": ctl.variant,
+            "phase": ctl.phase_name(),
+            "mover": ctl.mover,
+            "position_id": ctl.pos.position_id(),
+            "match_id": self._match_id(),
+            "dice": list(dice) if dice else None,
+            "cube": {"value": ctl.cube, "owner": ctl.owner, "offered_by": getattr(ctl, "offerer", -1),
+                     "stage": getattr(ctl, "offer_stage", 0)},
+            "score": list(ctl.scores),
+            "match_length": opts.get("matchLength", 0),
+            "game": ctl.game_no,
+            "options": opts,
+            "message": ctl.message,
+            "record_lines": ctl.record_count,
+            "error": getattr(self.app, "error", None),
+            "faults": getattr(self.app, "faults", 0),
+            "storage": self.storage(),
+        }
+        if ctl.result:
+            snap["result"] = list(ctl.result)
+        if ctl.phase_name() == "pick":  # which candidate the LEDs show: its play, as gnubg writes it
+            cands, idx = ctl.pick
+            snap["pick"] = {"index": idx + 1, "count": len(cands), "play": ctl.pick_play()}
+        if self.remote is not None:
+            snap["remote"] = self.remote
+        clock = getattr(ctl, "clock", None)
+        snap["clock"] = clock.view() if clock is not None else None  # the tournament clock (pipcore.gameclock)
+        return snap
+
+    def _match_id(self):
+        """The gnubg Match ID of the referee's state, or None where it has none (a cube gnubg cannot write)."""
+        return self.app.ctl.match_id()
+
+    def new_game(self, variant, options):
+        self.remote = None
+        app = self.app
+        if hasattr(app, "new_game"):
+            app.new_game(variant, options)
+        else:
+            from pipcore.controller import Controller
+
+            ctl = Controller(options, variant, getattr(app, "capacity", None))
+            ctl.save_due = True
+            app.ctl = ctl
+            sensors = getattr(app, "sensors", None)
+            if sensors is not None:
+                ctl.step(("board", sensors.counts), self.now)
+        if self.injected is not None:  # test mode: the injected readings are what the board senses
+            self._step(("board", self.injected))
+        self._changes()
+
+    def set_position(self, position_id, match_id):
+        mover = 0
+        dice = None
+        if match_id:
+            from pipcore.matchid import decode_match_id
+
+            state = decode_match_id(match_id)  # checked already by the handler
+            mover = state.on_roll
+            dice = state.dice if state.dice[0] else None
+        self._step(("load", position_id, mover, dice, match_id))
+
+    def show_play(self, play):
+        self._step(("host_play", play))
+
+    def show_cube(self, action):
+        self._step(("button", action.upper()))
+
+    def roll(self):
+        self._step(("button", "ROLL"))
+
+    def coach(self, player, segments, level, loss, text):
+        from pipcore.coaching import RATINGS, panel_pips
+
+        self._step(("coach", player, segments, level, panel_pips(loss), text))
+        self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
+        return self.app.ctl.coach is not None
+
+    def record_page(self, match, offset, n):
+        app = self.app
+        if getattr(app, "store", None) is not None:  # the board's App: pipcore.directory, loaded on demand
+            from pipcore.directory import record_page
+            return record_page(app, match, offset, n)
+        if match is not None:
+            raise ValueError("this board keeps no directory of matches")
+        ctl = app.ctl
+        fn = getattr(ctl, "record_bytes", None)
+        data = fn() if fn is not None else (("\n".join(ctl.record) + "\n").encode() if ctl.record else b"")
+        return len(data), data[offset:offset + n]
+
+    def _directory(self):
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        from pipcore import directory
+        return directory
+
+    def matches(self, start, n):
+        if getattr(self.app, "store", None) is None:
+            return [], None
+        return self._directory().matches(self.app, start, n)
+
+    def mark_exported(self, match, length):
+        self._directory().mark_exported(self.app, match, length)
+
+    def delete_match(self, match):
+        self._directory().delete_match(self.app, match)
+        self._changes()
+
+    def set_time(self, seconds):
+        if getattr(self.app, "store", None) is None:
+            raise ValueError("this board keeps no directory of matches")
+        self.app.set_time(seconds, self.now)
+
+    def storage(self):
+        fn = getattr(self.app, "storage", None)
+        return fn() if fn is not None else None
+
+    def set_dice(self, dice):
+        if self.dice is None:
+            raise ValueError("this board's dice cannot be set")
+        self.dice.forced = [dice[0], dice[1]]
+
+    def remote_dice(self, dice, commitment, roll):
+        """The next roll of a remote match, from the match's dice authority (shown in the snapshot)."""
+        if self.dice is None:
+            raise ValueError("this board's dice cannot be set")
+        self.dice.forced = [dice[0], dice[1]]
+        self.remote = {"commitment": commitment, "roll": roll}
+
+    def advance(self, ms):
+        """Test mode: the board's time jumps ``ms`` ahead, at once (``App.advance_time``)."""
+        fn = getattr(self.app, "advance_time", None)
+        if fn is None:
+            raise ValueError("this board's time cannot be advanced")
+        fn(ms)
+        self.poll(self.now)  # the board sees the jump now: a clock that ran out falls before the reply
+
+    def inject(self, kind, index, value, player=None):
+        app = self.app
+        if kind == "button":
+            from pipcore.controller import BUTTONS
+
+            if index >= len(BUTTONS):
+                raise ValueError("button index %d out of range (0..%d)" % (index, len(BUTTONS) - 1))
+            if value:
+                self._step(("button", BUTTONS[index]) if player is None else ("button", BUTTONS[index], player))
+            return
+        counts = self.injected  # injected readings stay what the board senses (a new game included)
+        if counts is None:
+            sensors = getattr(app, "sensors", None)
+            counts = bytearray(sensors.counts) if sensors is not None else bytearray(self.app.ctl.sensed)
+            self.injected = counts
+        if index >= len(counts):
+            raise ValueError("location %d out of range (0..%d)" % (index, len(counts) - 1))
+        counts[index] = value
+        self._step(("board", counts))
