@@ -23,8 +23,9 @@ Loaded only by a match whose ``clock`` option is not "off" (``Controller._new_ma
   was saved, the time the board was off is not charged (``at`` is not saved).
 
 Time is explicit: ``now`` in ms from ``Controller.step`` (``GameClock.follow``
-is its hook); no sleeps, no clock reads; a step allocates nothing here. Every value stays a small int on the Pico (reserves at most 15,300
-minutes, 918,000,000 ms, below 2**30).
+is its hook); no sleeps, no clock reads; a step allocates nothing here. Every
+value stays a small int on the Pico (reserves at most 15,300 minutes,
+918,000,000 ms, below 2**30).
 """
 
 from pipcore.compat import const
