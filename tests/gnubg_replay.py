@@ -41,8 +41,13 @@ for job in jobs:
             gnubg.command(c)
         gnubg.command('%%s "%%s"' %% (job["load"], job["path"]))
         m = gnubg.match()
-        results.append({"path": job["path"], "match": plain(m), "matchid": gnubg.matchid(),
-                        "positionid": gnubg.positionid()})
+        ids = []
+        for get in (gnubg.matchid, gnubg.positionid):
+            try:
+                ids.append(get())
+            except ValueError:  # "no current position available": gnubg 1.07's Python API after loading an
+                ids.append(None)  # SGF match whose last game ends with a resignation by the player on roll
+        results.append({"path": job["path"], "match": plain(m), "matchid": ids[0], "positionid": ids[1]})
     except Exception as exc:
         results.append({"path": job["path"], "error": "%%s: %%s" %% (type(exc).__name__, exc)})
 json.dump(results, open(%(out)r, "w"))
@@ -111,7 +116,7 @@ def expected_from_record(record):
                                     "move": sorted([list(st) for st in entry[2]])})
         elif kind == "cube":
             game["actions"].append({"player": _SIDE[entry[1]], "action": _CUBE_NAMES[entry[2]]})
-        elif kind == "resign":
+        elif kind in ("resign", "timeout"):  # gnubg reads a loss on time as a resignation (docs/mat-format.md)
             if ref.phase == PLAY:
                 # rolled, then resigned: gnubg keeps the roll as a "set dice" record
                 game["actions"].append({"player": _SIDE[ref.turn], "action": "set"})
@@ -121,7 +126,7 @@ def expected_from_record(record):
             r = ref.result
             game["winner"] = _SIDE[r.winner]
             game["points"] = r.points
-            game["resigned"] = r.resigned
+            game["resigned"] = r.resigned or kind == "timeout"
             pos = ref.position
             game["final"] = pos.position_id() if ref.turn == 0 else pos.swapped().position_id()
     return games

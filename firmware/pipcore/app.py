@@ -61,6 +61,7 @@ _ROLL_MODULES = ("pipcore.turnmap", "pipcore.steps", "pipcore.reach", "pipcore.s
 # allocates up to ~17 KB on the 64-bit unix port (about half on the Pico), all of it garbage after.
 IDLE_RESERVE = 24576
 
+_TICK = ("tick",)  # one tuple for every tick (a poll must not allocate)
 _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
 # button index -> name for a short press (geometry.BUTTON_NAMES order)
@@ -107,6 +108,7 @@ class App:
         self.store = getattr(hw, "match_store", None)  # the match records (pipdrivers.recstore), if any
         self.low_space = False  # the flash is nearly full (docs/controller.md: the turn light pulses amber)
         self._time_at = None  # (host's seconds since 1970, app ms) of the last set_time
+        self.skew = 0  # ms added to the caller's time: test mode's ``advance`` (docs/protocol.md)
         try:
             self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
         except MemoryError:  # a heap already cut up (never at power-up): each roll allocates its own
@@ -215,6 +217,7 @@ class App:
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
         """One pass of the main loop at time ``now`` (ms); never raises an Exception."""
+        now += self.skew
         try:
             self._poll(now)
         except Exception as exc:  # the scan, the buttons or the LEDs failed: the controller is intact
@@ -259,8 +262,10 @@ class App:
                 self._button(code >> 2, code & 3, now)
                 code = buttons.pop()
                 busy = True
-        if self.ctl.transit_since >= 0:  # self.ctl: a step may have rebuilt the controller
-            self.step(("tick",), now)
+        ctl = self.ctl  # (a step may have rebuilt the controller)
+        clock = ctl.clock
+        if ctl.transit_since >= 0 or clock is not None and 0 <= clock.wake <= now:
+            self.step(_TICK, now)  # checkers in hand escalate; the running clock's panel, its flag
         self.draw(now)
         if not busy:
             self.quiet(now)
@@ -428,7 +433,7 @@ class App:
     def set_time(self, seconds, now):
         """The host's clock (seconds since 1970, UTC): matches get their date (``pipcore.directory``)."""
         if self.store is not None:
-            self._time_at = (seconds, now)
+            self._time_at = (seconds, now + self.skew)
             from pipcore.directory import set_time
 
             set_time(self, seconds)
@@ -500,7 +505,11 @@ class App:
 
     def event(self, event, now):
         """A host's event (the protocol bridge's name for ``step``): a refusal is raised to the host."""
-        self.step(event, now, True)
+        self.step(event, now + self.skew, True)
+
+    def advance_time(self, ms):
+        """Test mode: the board's time jumps ``ms`` ahead (the clock runs out without waiting for it)."""
+        self.skew += ms
 
     def _roll(self):
         if self._replay:
@@ -593,13 +602,15 @@ class App:
             self._drawn = ctl.frame
             self.renderer.draw(ctl.marks, ctl.mark_player)
             dirty = True
+        clock = ctl.clock
         panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover, self.error_kind,
-                               ctl.coach_panel, self.low_space)
+                               ctl.coach_panel, self.low_space, clock.shown if clock is not None else 0)
         if panel != self._panel:
             self._panel = panel
             self._draw_panel()
             dirty = True
-        animated = self.renderer.animated or self.error_kind is not None or self.low_space
+        animated = self.renderer.animated or self.error_kind is not None or self.low_space or (
+            clock is not None and clock.warn)
         if not dirty and (not animated or now - self._frame_at < FRAME_PERIOD_MS):
             return
         self.hw.pixels.show(now)
@@ -625,6 +636,7 @@ class App:
                 disp.cube(value, ctl.owner)
         item = ctl.display
         kind = item[0] if item else ""
+        free = False  # the dice show nothing: the clock may use them
         if kind == "dice" and ctl.dice:
             a, b = ctl.dice
             left = list(ctl.dice_left())
@@ -644,3 +656,11 @@ class App:
             disp.coach(ctl.coach_panel[0], ctl.coach_panel[1])  # docs/controller.md: the coach's scale
         else:
             disp.blank()
+            free = True
+        clock = ctl.clock
+        if clock is not None and clock.shown and hasattr(disp, "moves"):
+            # docs/controller.md: the running clock's minutes on free dice, its reserve on the move markers
+            # (unless they count a double's moves)
+            from pipcore.gameclock import draw
+
+            draw(disp, clock, free, not (kind == "dice" and ctl.dice and ctl.dice[0] == ctl.dice[1]))

@@ -163,6 +163,8 @@ class AppBridge:
             if "self_test" not in snap:
                 snap["self_test"] = app.tested
             snap["hardware"] = app.hardware
+        clock = getattr(ctl, "clock", None)
+        snap["clock"] = clock.view() if clock is not None else None  # the tournament clock (pipcore.gameclock)
         return snap
 
     def _match_id(self):
@@ -275,6 +277,13 @@ class AppBridge:
         self.app.forget_modules()  # (while no test runs)
         self._changes()
         return result
+    def advance(self, ms):
+        """Test mode: the board's time jumps ``ms`` ahead, at once (``App.advance_time``)."""
+        fn = getattr(self.app, "advance_time", None)
+        if fn is None:
+            raise ValueError("this board's time cannot be advanced")
+        fn(ms)
+        self.poll(self.now)  # the board sees the jump now: a clock that ran out falls before the reply
 
     def inject(self, kind, index, value, player=None):
         app = self.app

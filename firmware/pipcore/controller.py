@@ -31,7 +31,7 @@ Events (tuples):
                              the coach colour, ``level`` (0 none .. 3 very bad) and
                              ``pips`` (0..6, the equity lost) for the panel; shown only
                              between rolls, and until the next action on the board
-    ("tick",)                time passes (missing-checker escalation)
+    ("tick",)                time passes (missing-checker escalation, the clock's flag)
 
 Outputs (read after each step): ``marks`` (location -> role, ``pipcore.names``),
 ``mark_player`` (whose colour a mark concerns), ``display`` (tuple for the dice
@@ -107,6 +107,7 @@ class Controller(ControllerViews):
         self._want = bytearray(NLOC)
         self.records = RecordKeeper(variant, store)  # store: the board's match records (pipdrivers.recstore)
         self.ref = None
+        self.clock = None  # the tournament clock (pipcore.gameclock), when the options want one
         if _fresh:
             self._new_match()
 
@@ -124,6 +125,10 @@ class Controller(ControllerViews):
         self.ref = Referee(self.options, players, writer, self.variant, [], KEEP_RESULTS, self._log_lines())
         self.ref.new_game()
         self.records.started()
+        self.clock = None
+        if self.options["clock"] != "off":
+            from pipcore.gameclock import GameClock
+            self.clock = GameClock.for_options(self.options)
         self._start_setup()
 
     def _next_game(self):
@@ -194,6 +199,9 @@ class Controller(ControllerViews):
         if not isinstance(event, tuple) or not event:
             raise ControllerError("an event is a non-empty tuple, got %r" % (event,))
         kind = event[0]
+        # the clock (pipcore.gameclock) first: a flag that fell before this press or roll wins over it
+        if self.clock is not None and self.clock.follow(self, now) and kind in ("button", "dice"):
+            return
         if kind == "board":
             self._on_board(event[1])
         elif kind == "button":
@@ -217,6 +225,8 @@ class Controller(ControllerViews):
             coach(self, event[1], event[2], event[3], event[4], event[5] if len(event) > 5 else "")
         else:
             raise ControllerError("unknown event %r" % (kind,))
+        if self.clock is not None:
+            self.clock.follow(self, now)  # whose clock runs now
 
     def _on_board(self, counts):
         if len(counts) != NLOC:
@@ -414,6 +424,7 @@ class Controller(ControllerViews):
             "ref": self.ref.snapshot(),
             "forced": self.forced.position_id() if self.forced is not None else None,
             "tournament": self.tournament,
+            "clock": self.clock.state() if self.clock is not None else None,
         }
         self.records.save(snap)
         return snap
@@ -432,6 +443,10 @@ class Controller(ControllerViews):
             c.setting_up = bool(snap["setup"])
             c.forced = decode_position(snap["forced"], c.variant) if snap["forced"] else None
             c.tournament = bool(snap["tournament"])
+            if c.options["clock"] != "off":  # the clock resumes from the save: the time off is not charged
+                from pipcore.gameclock import GameClock
+                clock = snap.get("clock")
+                c.clock = GameClock.restore(clock) if clock is not None else GameClock.for_options(c.options)
         except (KeyError, TypeError, ValueError, AttributeError, PositionError, MatchError) as exc:
             if isinstance(exc, ControllerError):
                 raise

@@ -89,6 +89,7 @@ NO_GAME = const(6)  # before the first game
 PHASE_NAMES = ("opening roll", "cube or roll", "cube answer", "play", "game over", "match over", "no game")
 KIND_NAMES = ("drop", "single", "gammon", "backgammon")
 NARDY_KIND_NAMES = ("drop", "oin", "mars")
+TIME = const(4)  # the kind of a game lost on time (``Referee.lose_on_time``)
 SNAPSHOT_VERSION = const(1)
 
 
@@ -108,7 +109,7 @@ class GameResult:
         self.dropped = dropped
 
     def __repr__(self):
-        how = "drop" if self.dropped else ("resign" if self.resigned else "play")
+        how = "drop" if self.dropped else ("resign" if self.resigned else ("time" if self.kind == TIME else "play"))
         return "<GameResult player %d wins %d (kind %d, %s)>" % (self.winner, self.points, self.kind, how)
 
     def fields(self):
@@ -189,6 +190,8 @@ class Referee:
         return Position.start()
 
     def kind_name(self, kind):
+        if kind == TIME:
+            return "time"
         return (NARDY_KIND_NAMES if self.nardy else KIND_NAMES)[kind]
 
     # -- games -----------------------------------------------------------------
@@ -415,6 +418,20 @@ class Referee:
         self._write("resign", player, kind)
         return self._end(1 - player, kind, self.cube.points(kind), resigned=True)
 
+    # -- the clock -------------------------------------------------------------------
+    def lose_on_time(self, player):
+        """``player``'s reserve ran out (``pipcore.gameclock``): the match is lost (money play: the game),
+        for the points ``gameclock.time_points`` gives."""
+        self._need(CUBE_OR_ROLL, PLAY, ANSWER)
+        from pipcore.gameclock import time_points
+
+        points = time_points(self, 1 - player)  # (raises MatchError for a player who does not exist)
+        if self.phase == ANSWER:
+            self.cube._clear()  # the offer dies with the game
+        self._write("timeout", player)
+        self._say("%s loses on time" % colour(player))
+        return self._end(1 - player, TIME, points)
+
     # -- end of game -----------------------------------------------------------------
     def _end(self, winner, kind, points, resigned=False, dropped=False):
         result = GameResult(winner, kind, points, resigned, dropped)
@@ -513,6 +530,9 @@ class Referee:
                 gs, turn, resigned = GAME_DROPPED, self._dropper, 0
             elif r.resigned:
                 gs, turn, resigned = GAME_RESIGNED, self.turn, r.kind
+            elif r.kind == TIME:  # as gnubg reads the game from a .mat file: a resignation
+                kind = r.points // cube.value
+                gs, turn, resigned = GAME_RESIGNED, self.turn, 1 if kind < 1 else (3 if kind > 3 else kind)
             else:
                 gs, turn, resigned = GAME_OVER, self.turn, 0
             return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,

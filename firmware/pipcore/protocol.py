@@ -53,6 +53,8 @@ The handler drives the game through a narrow *app* seam (duck-typed):
     app.remote_dice(dice, commitment, roll)   the next roll of a remote match,
                                     from its dice authority (any mode; shown
                                     in the snapshot as "remote")
+    app.advance(ms)                 the board's time jumps ``ms`` ahead (the
+                                    tournament clock runs out without waiting)
     app.inject(kind, index, value[, player])  kind "sensor": the checkers
                                     sensed at a location (index 0..27, value
                                     0..15); kind "button": press button
@@ -128,8 +130,10 @@ _COMMANDS = {
     "inject": {"kind": (_STR, True), "index": (_INT, True), "value": (_INT, True), "player": (_INT, False)},
     "repl": {},
     "self_test": {"action": (_STR, False)},
+    "advance": {"ms": (_INT, True)},
 }
-TEST_ONLY = ("set_dice", "inject")
+TEST_ONLY = ("set_dice", "inject", "advance")
+MAX_ADVANCE_MS = const(86400000)  # one "advance" jumps at most a day
 COMMANDS = tuple(sorted(_COMMANDS))
 
 
@@ -443,6 +447,13 @@ class ProtocolHandler:
             raise ProtocolError(E_BAD_ARGS, "remote_dice: roll must be >= 1")
         check_dice(dice)
         self.app.remote_dice((dice[0], dice[1]), commitment, msg["roll"])
+        return None
+
+    def _cmd_advance(self, msg):
+        ms = msg["ms"]
+        if not 1 <= ms <= MAX_ADVANCE_MS:
+            raise ProtocolError(E_BAD_ARGS, "advance: ms must be 1..%d" % MAX_ADVANCE_MS)
+        self.app.advance(ms)
         return None
 
     def _cmd_repl(self, msg):

@@ -29,7 +29,8 @@ Entry types and bodies (players are 0 and 1):
     M  player (from to)*              a play, single moves in the order played
     C  player action                  a cube action (pipcore.cube OFFER..RACCOON)
     S  player kind                    a resignation (1 single, 2 gammon, 3 backgammon)
-    E  winner kind points(2 bytes)    the result of a game (kind 0: double dropped)
+    L  player                         the player's clock ran out (pipcore.gameclock)
+    E  winner kind points(2 bytes)    the result of a game (kind 0: double dropped; 4: on time)
 
 Versions: 1 has no T entries; a record with header lines is written as
 version 2 (so an older reader refuses it by its version, not by an unknown
@@ -47,7 +48,7 @@ from pipcore.recwriter import (_TEXT_CHUNK, MAGIC, VERSION, VERSION_HEADER_LINES
 ENTRY_NAMES = {
     ord("H"): "header", ord("N"): "player name", ord("O"): "option", ord("G"): "game start",
     ord("I"): "opening roll", ord("R"): "roll", ord("M"): "play", ord("C"): "cube action",
-    ord("S"): "resignation", ord("E"): "game result", ord("T"): "header line",
+    ord("S"): "resignation", ord("E"): "game result", ord("T"): "header line", ord("L"): "loss on time",
 }
 
 
@@ -191,7 +192,7 @@ def _decode_body(body, index, pos):
     if name is None:
         raise RecordError("%s has an unknown type %r" % (_entry_label(index, pos), chr(kind)))
     size = len(body) - 1
-    fixed = {"G": 0, "I": 2, "R": 3, "C": 2, "S": 2, "E": 4}
+    fixed = {"G": 0, "I": 2, "R": 3, "C": 2, "S": 2, "E": 4, "L": 1}
     if size < 1 and chr(kind) in "HNT":
         raise RecordError("%s: an empty %s entry" % (_entry_label(index, pos), name))
     ch = chr(kind)
@@ -236,6 +237,10 @@ def _decode_body(body, index, pos):
             return ("cube", body[1], body[2])
         if ch == "S":
             return ("resign", body[1], body[2])
+        if ch == "L":
+            if body[1] > 1:
+                raise RecordError("%s: player %d does not exist" % (_entry_label(index, pos), body[1]))
+            return ("timeout", body[1])
         return ("end", body[1], body[2], body[3] << 8 | body[4])
     except UnicodeError:
         raise RecordError("%s: text that is not UTF-8" % _entry_label(index, pos))
@@ -256,6 +261,8 @@ def describe_entry(entry):
         return "player %d %s" % (entry[1], ACTION_NAMES.get(entry[2], "cube action %d" % entry[2]))
     if kind == "resign":
         return "player %d resigns (kind %d)" % (entry[1], entry[2])
+    if kind == "timeout":
+        return "player %d loses on time" % entry[1]
     if kind == "end":
         return "player %d wins %d points" % (entry[1], entry[3])
     return kind
@@ -301,6 +308,8 @@ def apply_entry(ref, entry):
         ref.cube_action(entry[2], entry[1])
     elif kind == "resign":
         ref.resign(entry[1], entry[2])
+    elif kind == "timeout":
+        ref.lose_on_time(entry[1])
     elif kind == "end":
         r = ref.result
         if not ref.game_over() or r is None:

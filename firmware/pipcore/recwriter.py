@@ -104,6 +104,9 @@ class RecordWriter:
     def resign(self, player, kind):
         self._put(bytes((ord("S"), player, kind)))
 
+    def timeout(self, player):
+        self._put(bytes((ord("L"), player)))
+
     def end(self, winner, kind, points):
         self._put(bytes((ord("E"), winner, kind, points >> 8 & 0xFF, points & 0xFF)))
 

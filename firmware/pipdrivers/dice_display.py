@@ -60,13 +60,13 @@ class DiceDisplay:
         self._face(g.LED_DIE_B, d2, colour, STEADY, USED_DIM if used2 else 1)
         self.moves(moves_left, colour)
 
-    def moves(self, left, colour=WHITE_DICE):
+    def moves(self, left, colour=WHITE_DICE, effect=STEADY):
         """Light ``left`` (0..4) move markers; -1 leaves them dark."""
         if not -1 <= left <= 4:
             raise DisplayError("moves left must be 0..4, not %r" % (left,))
         for k in range(4):
             if k < left:
-                self._set(g.LED_MOVES + k, colour)
+                self._set(g.LED_MOVES + k, colour, effect)
             else:
                 self.px.set(g.LED_MOVES + k, 0, 0, 0)
 

@@ -12,14 +12,35 @@ def _cmd_rules(args):
     return run(sys.stdin, sys.stdout)
 
 
+def _sim_options(args):
+    """The match options ``pipboard sim`` starts with (the tournament clock, the match length)."""
+    from pipcore.options import ConfigError, make_options
+
+    opts = {}
+    if args.clock != "off":
+        opts.update(clock=args.clock, clockMinutes=args.clock_minutes, clockDelay=args.clock_delay)
+    if args.match:
+        opts["matchLength"] = args.match
+    try:
+        make_options(opts)
+    except ConfigError as exc:
+        raise SystemExit("pipboard sim: %s" % exc)
+    return opts or None
+
+
 def _cmd_sim(args):
+    options = _sim_options(args)
     if not args.text:
         from pipboard.hostcli import run_sim
 
-        return run_sim(args)
-    from pipboard.textgame import play
+        return run_sim(args, options)
+    if args.match:
+        sys.stderr.write("pipboard sim: text mode plays one game (no --match)\n")
+        return 2
+    from pipboard.textgame import make_clock, play
 
-    return play(sys.stdin, sys.stdout, seed=args.seed)
+    return play(sys.stdin, sys.stdout, seed=args.seed, clock=make_clock(args.clock, args.clock_minutes,
+                                                                         args.clock_delay))
 
 
 def _cmd_backalley(args):
@@ -68,6 +89,13 @@ def build_parser():
     p = sub.add_parser("sim", help="play on the simulated board")
     p.add_argument("--seed", type=int, default=None, help="seed the dice (repeatable games)")
     p.add_argument("--text", action="store_true", help="text mode: the board drawn in the terminal, moves typed")
+    p.add_argument("--clock", choices=("off", "simple", "bronstein"), default="off",
+                   help="the tournament clock (docs/controller.md): simple delay or Bronstein (default off)")
+    p.add_argument("--clock-minutes", type=int, default=2, metavar="M",
+                   help="reserve: minutes per point of match length, per game in money play (default 2)")
+    p.add_argument("--clock-delay", type=int, default=12, metavar="S", help="delay per turn, seconds (default 12)")
+    p.add_argument("--match", type=int, default=0, metavar="N",
+                   help="the simulated board starts a match to N points (default money play)")
     p.set_defaults(func=_cmd_sim)
     p = sub.add_parser("backalley", help="play Back Alley in the terminal: you and three bots, or four bots "
                        "(docs/backalley.md)")

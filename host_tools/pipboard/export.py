@@ -35,9 +35,10 @@ _PATTERNS = (
     ("drop", re.compile(r"^" + _P + r" (?:drops|refuses the beaver|refuses the raccoon)$")),
     ("beaver", re.compile(r"^" + _P + r" beavers => (\d+)$")),
     ("raccoon", re.compile(r"^" + _P + r" raccoons => (\d+)$")),
-    ("end", re.compile(r"^" + _P + r" wins (\d+) points? \((single|gammon|backgammon|drop)\)$")),
+    ("timeout", re.compile(r"^" + _P + r" loses on time$")),
+    ("end", re.compile(r"^" + _P + r" wins (\d+) points? \((single|gammon|backgammon|drop|time)\)$")),
 )
-KINDS = {"drop": 0, "single": 1, "gammon": 2, "backgammon": 3}
+KINDS = {"drop": 0, "single": 1, "gammon": 2, "backgammon": 3, "time": 4}
 
 
 class ExportError(Exception):
@@ -94,6 +95,8 @@ def text_log_to_record(text, options, variant="backgammon", players=("white", "b
             writer.cube(PLAYERS[g[0]], cube.BEAVER)
         elif kind == "raccoon":
             writer.cube(PLAYERS[g[0]], cube.RACCOON)
+        elif kind == "timeout":
+            writer.timeout(PLAYERS[g[0]])
         elif kind == "end":
             writer.end(PLAYERS[g[0]], KINDS[g[2]], int(g[1]))
             started = False

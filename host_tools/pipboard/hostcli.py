@@ -170,7 +170,7 @@ def _cmd_play(args):
     return run(target_of(args), side=args.side, games=args.games)
 
 
-def run_sim(args):
+def run_sim(args, options=None):
     try:
         import pipboard.simboard  # noqa: F401  (the firmware app on driver twins)
     except ImportError as exc:
@@ -181,4 +181,5 @@ def run_sim(args):
     from pipboard.websim.server import run
 
     return run(host=args.host, http_port=args.http_port, protocol_port=args.protocol_port,
-               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout, flash_dir=args.flash)
+               test_mode=args.test, seed=args.seed, open_browser=args.open, out=sys.stdout, flash_dir=args.flash,
+               options=options)

@@ -344,6 +344,10 @@ class Link:
     def set_dice(self, dice):
         return self.request("set_dice", dice=list(dice))
 
+    def advance(self, ms):
+        """Test mode: the board's time jumps ``ms`` ahead (a tournament clock runs out at once)."""
+        return self.request("advance", ms=int(ms))
+
     def inject(self, kind, index, value, player=None):
         """Test mode: a sensor reading, or a button press (``player`` 0 white / 1 black: whose button)."""
         if player is None:

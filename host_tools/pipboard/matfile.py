@@ -17,7 +17,7 @@ the rest) are kept in the record and written back as they were.
 import re
 
 from pipcore.cube import BEAVER, BEAVERED, DROP, OFFER, OFFERED, RACCOON, RACCOONED, TAKE, CubeError
-from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, PLAY, Referee
+from pipcore.match import ANSWER, GAME_ENDED, MATCH_ENDED, OPENING, PLAY, TIME, Referee
 from pipcore.notation import NotationError, parse_play
 from pipcore.options import ConfigError, make_options
 from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entry, read_record, replay
@@ -25,6 +25,7 @@ from pipcore.record import RecordError, RecordWriter, apply_entry, describe_entr
 LEFT_WIDTH = 28  # gnubg pads the left column to this width
 _OPTIONS_TAG = "; [Pipboard options "
 _OPENING_TAG = "; [Pipboard opening "
+_TIMEOUT_TAG = "; [Pipboard timeout "
 _DEFAULT_HEADER = ['; [Site "Pipboard"]', ""]
 
 
@@ -71,20 +72,28 @@ def export_warnings(options):
 
 
 def _cube_warnings(record):
-    """gnubg 1.07 crashes on cubes above 64: say so before it does."""
+    """gnubg 1.07 crashes on cubes above 64: say so before it does. A loss on time reads as a resignation
+    in gnubg, which scores at most a backgammon: say so where the match needed more."""
     top = [1]
+    short = []
 
     def watch(ref, entry):
         if ref.cube is not None:
             top[0] = max(top[0], ref.cube.value, ref.cube.offered_value)
+        if entry[0] == "end" and entry[2] == TIME:
+            value = ref.cube.value
+            if entry[3] > 3 * value or entry[3] % value:
+                short.append("game %d was lost on time for %d points: gnubg reads it as a resignation, worth at "
+                             "most %d (a backgammon at cube %d), so its final score is short"
+                             % (ref.game_number, entry[3], 3 * value, value))
 
     try:
         replay(record, watch)
     except ValueError:
         return []
     if top[0] > 64:
-        return ["the cube reaches %d: GNU Backgammon 1.07 crashes reading cubes above 64" % top[0]]
-    return []
+        short.append("the cube reaches %d: GNU Backgammon 1.07 crashes reading cubes above 64" % top[0])
+    return short
 
 
 class _Lines:
@@ -165,6 +174,11 @@ def export_mat(record):
                     # .mat has no place for tied opening rolls (or the opening roll itself when the
                     # winner rolls afresh); other programs skip this comment
                     out.append(_OPENING_TAG + "\"%s\"]" % " ".join("%d-%d" % t for t in rolls))
+                loser = _timeout_in(record.entries, i + 1)
+                if loser is not None:
+                    # .mat has no loss on time: the game reads as a resignation worth the points given
+                    # (pipcore.match.Referee.lose_on_time); this comment says what it was
+                    out.append(_TIMEOUT_TAG + "\"player %d lost on time\"]" % (loser + 1))
                 out.append(" Game %d" % game)
                 s = ref.match.score
                 left = " %s : %d" % (names[0], s[0])
@@ -185,8 +199,8 @@ def export_mat(record):
                 # gnubg ends a cell with a space, except after four moves
                 text = " ".join(words) if len(words) == 4 else "".join(w + " " for w in words)
                 lines.add(player, "%d%d: %s" % (dice[0], dice[1], text))
-            elif kind == "resign" and ref.phase == PLAY:
-                # rolled, then resigned: gnubg writes the dice alone ("43: ") before the "Wins" line
+            elif kind in ("resign", "timeout") and ref.phase == PLAY:
+                # rolled, then resigned (or out of time): gnubg writes the dice alone ("43: ") before "Wins"
                 lines.add(ref.turn, "%d%d: " % rolled)
             elif kind == "cube":
                 player, action = entry[1], entry[2]
@@ -201,7 +215,7 @@ def export_mat(record):
                 elif action == DROP:
                     lines.add(player, " Drops")
             apply_entry(ref, entry)
-            if kind in ("play", "cube", "resign") and ref.game_over():
+            if kind in ("play", "cube", "resign", "timeout") and ref.game_over():
                 r = ref.result
                 lines.add(r.winner, " " + _points_text(r.points), unnumbered=r.winner < lines.next_column)
         except ValueError as exc:
@@ -209,6 +223,17 @@ def export_mat(record):
                                  % (record.offsets[i], game, describe_entry(entry), exc))
     close_game()
     return "\n".join(out) + "\n"
+
+
+def _timeout_in(entries, start):
+    """The player who lost the game beginning at ``start`` on time, or None."""
+    for j in range(start, len(entries)):
+        e = entries[j]
+        if e[0] == "game":
+            break
+        if e[0] == "timeout":
+            return e[1]
+    return None
 
 
 def _opening_rolls(entries, start):
@@ -305,6 +330,7 @@ def _parse(text):
     games = []
     full_names = [None, None]
     pending_opening = []
+    pending_timeout = None
     i = 0
     n = len(lines)
     while i < n:
@@ -331,6 +357,12 @@ def _parse(text):
                 rolls.append((int(dm.group(1)), int(dm.group(2))))
             pending_opening = rolls
             continue
+        if stripped.startswith(_TIMEOUT_TAG.strip()):
+            m = re.search(r'"player ([12]) lost on time"', stripped)
+            if not m:
+                raise MatImportError("line %d: cannot read %r (want 'player 1|2 lost on time')" % (i, stripped))
+            pending_timeout = int(m.group(1)) - 1
+            continue
         if length is None:
             m = _MATCH_RE.match(line)
             if m:
@@ -354,8 +386,10 @@ def _parse(text):
                                  % (i + 1, number, lines[i].strip()))
         i += 1
         game = {"number": number, "names": (h.group(1), h.group(3)),
-                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i, "opening": pending_opening}
+                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i, "opening": pending_opening,
+                "timeout": pending_timeout}
         pending_opening = []
+        pending_timeout = None
         move_number = 0
         while i < n and not lines[i].strip():
             i += 1
@@ -454,8 +488,11 @@ def import_mat(text, options=None, players=None):
                 ref.opening_roll(d0, d1)
         except ValueError as exc:
             raise MatImportError("%s: opening roll: %s" % (where, exc))
-        context = {"rolled": None}
-        for action in g["actions"]:
+        context = {"rolled": None, "timeout": g.get("timeout")}
+        actions = g["actions"]
+        for k in range(len(actions)):
+            action = actions[k]
+            context["next"] = actions[k + 1] if k + 1 < len(actions) else None
             where.action = action
             try:
                 _apply_action(ref, action, opts, context)
@@ -541,7 +578,10 @@ def _apply_action(ref, action, opts, context):
             ref.roll((d1, d2), player)
         if not moves:
             turn = ref.legal_turn()
-            if turn.dice_used and len(turn.plays) == 1:
+            if context.get("timeout") == player and context.get("next") is not None and \
+                    _WINS_RE.match(context["next"].text):
+                context["rolled"] = action  # our own export: the roll after which this player's flag fell
+            elif turn.dice_used and len(turn.plays) == 1:
                 ref.play_code(turn, turn.plays[0])  # a forced play left out: gnubg plays it
             elif turn.dice_used:
                 context["rolled"] = action  # rolled, then resigned (the "Wins" line follows)
@@ -571,6 +611,13 @@ def _apply_action(ref, action, opts, context):
         ref.cube_action(DROP, player)
         return
     m = _WINS_RE.match(text)
+    if m and context.get("timeout") == 1 - player:
+        # a "; [Pipboard timeout ...]" game: the other player's clock ran out
+        context["rolled"] = None
+        result = ref.lose_on_time(1 - player)
+        if result.points != int(m.group(1)):
+            raise MatImportError("a loss on time gives %d points here, not %s" % (result.points, m.group(1)))
+        return
     if m:
         # the game is not over: the other player resigned
         points = int(m.group(1))

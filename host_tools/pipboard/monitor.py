@@ -46,6 +46,9 @@ def describe(snapshot):
         status.append("match to %s" % snapshot["match_length"])
     lines.append(" " + "   ".join(status))
     lines.append(" Match ID: %s   event #%s" % (snapshot.get("match_id"), snapshot.get("seq")))
+    clock = snapshot.get("clock")
+    if isinstance(clock, dict):
+        lines.append(" clock: %s" % clock_text(clock))
     if snapshot.get("message"):
         lines.append(" board says: %s" % snapshot["message"])
     if snapshot.get("error"):
@@ -81,6 +84,26 @@ def _self_test_text(test):
     if not problems:
         return "done: every switch %s works" % ("walked" if test.get("complete") else "reached")
     return "done: " + ", ".join("%s %s" % (p.get("switch"), p.get("fault")) for p in problems)
+def clock_text(clock):
+    """The snapshot's ``clock`` as one line (``white 13:42*  black 14:00   (simple delay 12 s)``)."""
+    from pipcore.gameclock import format_line
+
+    try:
+        return format_line(clock)
+    except (KeyError, TypeError, IndexError, ValueError):
+        return "unreadable (%r)" % (clock,)
+
+
+def _clock_key(clock):
+    """What the clock line says, coarsely: whose clock runs and its minutes (tens of seconds under one)."""
+    if not isinstance(clock, dict):
+        return None
+    side = clock.get("running", -1)
+    try:
+        left = clock["remaining"][side] if side in (0, 1) else 0
+        return (side, clock.get("flag"), left // 60000 if left >= 60000 else -1 - left // 10000)
+    except (KeyError, TypeError, IndexError):
+        return None
 
 
 def describe_event(event):
@@ -103,6 +126,9 @@ class Monitor:
         self.connects = 0
         self.resyncs = 0
         self.events = 0
+        self.clock_every = 1.0  # seconds between looks at a running clock (no event says it ticks)
+        self._clock_at = 0.0
+        self._clock_key = None
 
     def say(self, text):
         self.out.write(text + "\n")
@@ -129,7 +155,26 @@ class Monitor:
 
     def show(self, snapshot):
         self.snapshot = snapshot
+        self._clock_key = _clock_key(snapshot.get("clock"))
         self.say(describe(snapshot))
+
+    def watch_clock(self):
+        """While a tournament clock runs, a line whenever its reading changes: each minute, each 10 s in
+        the last minute (the board sends no event for time passing)."""
+        clock = (self.snapshot or {}).get("clock")
+        if not isinstance(clock, dict) or clock.get("running", -1) < 0:
+            return
+        now = time.monotonic()
+        if now - self._clock_at < self.clock_every:
+            return
+        self._clock_at = now
+        snap = self.link.snapshot()
+        key = _clock_key(snap.get("clock"))
+        if key != self._clock_key:
+            self._clock_key = key
+            self.snapshot = snap
+            if isinstance(snap.get("clock"), dict):
+                self.say(" clock: %s" % clock_text(snap["clock"]))
 
     def resync(self):
         self.resyncs += 1
@@ -139,6 +184,7 @@ class Monitor:
         """Handle what arrives within ``timeout`` seconds. Raises LinkError when the link drops."""
         event = self.link.next_event(timeout)
         if event is None:
+            self.watch_clock()
             return False
         self.events += 1
         expected = None if self.snapshot is None else (self.snapshot.get("seq") or 0) + 1

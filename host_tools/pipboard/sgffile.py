@@ -7,11 +7,13 @@ per action: ``;W[52xvmh]`` (dice, then from/to letters), ``;B[double]``,
 Points are letters ``a``..``x`` in White's numbering (1..24), ``y`` is the
 bar and ``z`` off; Black's points are mirrored (his point p is 25 - p).
 
-A resignation only shows in the result (``RE[B+4R]``), as gnubg writes it.
+A resignation only shows in the result (``RE[B+4R]``), as gnubg writes it. A game
+lost on time (``pipcore.match.Referee.lose_on_time``) has no SGF of its own in
+gnubg: it is written as that resignation, with a game comment saying so.
 """
 
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
-from pipcore.match import Referee
+from pipcore.match import TIME, Referee
 from pipcore.record import RecordError, apply_entry, describe_entry, read_record
 
 from pipboard import __version__
@@ -64,7 +66,10 @@ def export_sgf(record, date=None):
         info = header
         if ref.game_over() and ref.result is not None:
             r = ref.result
-            info += "RE[%s+%d%s]" % (_SIDES[r.winner], r.points, "R" if r.resigned else "")
+            on_time = r.kind == TIME
+            info += "RE[%s+%d%s]" % (_SIDES[r.winner], r.points, "R" if r.resigned or on_time else "")
+            if on_time:
+                info += "GC[%s lost on time]" % _text(record.players[1 - r.winner])
         trees.append("(" + info + "".join("\n" + n for n in nodes) + ")")
 
     for i in range(len(record.entries)):

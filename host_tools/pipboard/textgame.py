@@ -4,9 +4,16 @@ Two players share the keyboard (X moves from 24 down to 1 in X's numbering,
 O likewise in O's). Moves are typed in gnubg notation (``13/9 6/5*``,
 ``bar/22``, ``6/off``, ``24/18(2)``); an illegal play is refused with the
 reason. ``pipboard sim --text`` runs it; tests drive it through ``play``.
+
+With ``--clock simple|bronstein`` (``--clock-minutes``, ``--clock-delay``) the
+players have the board's tournament clock (``pipcore.gameclock``): the
+mover's runs from the end of the opponent's turn until his play is typed, and
+a player whose time runs out loses the game (the terminal cannot interrupt a
+player who is typing: the flag is seen when the line comes).
 """
 
 import random
+import time
 
 from pipcore.notation import NotationError, parse_play
 from pipcore.position import BAR, Position
@@ -16,6 +23,7 @@ HELP = """Commands:
   13/9 6/5*     play a move in gnubg notation (bar/22, 6/off, 24/18(2), 13/7*/1)
   legal         list every legal play for this roll
   board         draw the board again
+  clock         the time left on the tournament clock (sim --text --clock ...)
   id            show the Position ID
   help          this text
   quit          leave the game
@@ -80,7 +88,7 @@ def draw_board(position, x_on_roll, dice=None, names=NAMES):
 class TextGame:
     """State of one text-mode game; ``handle`` takes one typed line."""
 
-    def __init__(self, rng, out):
+    def __init__(self, rng, out, clock=None, now=None):
         self.rng = rng
         self.out = out
         self.position = Position.start()
@@ -88,6 +96,8 @@ class TextGame:
         self.dice = None
         self.turn = None
         self.over = False
+        self.clock = clock  # a pipcore.gameclock.GameClock, or None
+        self.now = now or (lambda: int(time.monotonic() * 1000))  # ms
         self._opening()
 
     def say(self, text):
@@ -109,7 +119,10 @@ class TextGame:
         dice = (max(dice), min(dice))
         self.dice = dice
         self.turn = Turn(self.position, dice)
+        if self.clock is not None:
+            self.clock.run(0 if self.x_on_roll else 1, self.now())  # the mover's clock runs
         self.say(draw_board(self.position, self.x_on_roll, dice))
+        self._say_clock()
         if self.turn.dice_used == 0:
             self.say("%s cannot move with %d-%d." % (self.mover, dice[0], dice[1]))
             self._next_player()
@@ -133,10 +146,17 @@ class TextGame:
         word = text.lower()
         if word in ("quit", "exit", "q"):
             return False
+        if self._out_of_time():
+            return False
         if word in ("help", "?"):
             self.say(HELP)
+        elif word == "clock":
+            if self.clock is None:
+                self.say("No clock: start with --clock simple|bronstein.")
+            self._say_clock()
         elif word == "board":
             self.say(draw_board(self.position, self.x_on_roll, self.dice))
+            self._say_clock()
         elif word == "id":
             self.say("Position ID: %s" % self.position.position_id())
         elif word == "legal":
@@ -145,6 +165,25 @@ class TextGame:
         else:
             self._play(text)
         return not self.over
+
+    def _say_clock(self):
+        if self.clock is not None:
+            from pipcore.gameclock import format_line
+
+            self.say("Clock: " + format_line(self.clock.view()).replace("white", "X").replace("black", "O"))
+
+    def _out_of_time(self):
+        """Charge the mover's clock up to now; True (and the game over) if the flag fell."""
+        clock = self.clock
+        if clock is None or self.over:
+            return False
+        if clock.charge(self.now()) < 0:
+            return False
+        loser = NAMES[clock.flag]
+        self.say("%s's time ran out: %s loses the game on time." % (loser, loser))
+        self._say_clock()
+        self.over = True
+        return True
 
     def legal_plays(self):
         """Every legal play for the current roll, in gnubg notation, sorted."""
@@ -168,11 +207,23 @@ class TextGame:
         self._next_player()
 
 
-def play(stdin, stdout, seed=None):
-    """Run a text-mode game reading commands from ``stdin``."""
+def make_clock(mode, minutes=2, delay=12):
+    """The clock of a text game (one game: ``minutes`` each), or None for mode "off"; ConfigError if bad."""
+    from pipcore.options import make_options
+
+    opts = make_options({"clock": mode, "clockMinutes": minutes, "clockDelay": delay})
+    if opts["clock"] == "off":
+        return None
+    from pipcore.gameclock import GameClock
+
+    return GameClock.for_options(opts)
+
+
+def play(stdin, stdout, seed=None, clock=None, now=None):
+    """Run a text-mode game reading commands from ``stdin`` (``clock``: a GameClock, ``now``: ms source)."""
     rng = random.Random(seed)
     stdout.write("Pipboard text mode. Type 'help' for commands.\n")
-    game = TextGame(rng, stdout)
+    game = TextGame(rng, stdout, clock, now)
     for line in stdin:
         if not game.handle(line):
             break

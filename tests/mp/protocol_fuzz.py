@@ -37,6 +37,7 @@ TEMPLATES = (
     b'{"id": 14, "cmd": "remote_dice", "dice": [6, 2], "commitment": "a3f1c0d2e4b59687", "roll": 1}',
     b'{"id": 15, "cmd": "self_test", "action": "status"}',
     b'{"id": 16, "cmd": "inject", "kind": "press", "index": 9, "value": 2}',
+    b'{"id": 15, "cmd": "advance", "ms": 61000}',
 )
 TOKENS = (
     b"null", b"true", b"false", b"-1", b"0", b"7", b"1e999", b"3.5", b'""', b'"x"', b"[]", b"{}",
@@ -112,6 +113,8 @@ class RecordingApp:
     def self_test(self, action):
         self.calls.append(("self_test", action))
         return {"step": "clear"} if action == "start" else None
+    def advance(self, ms):
+        self.calls.append(("advance", ms))
 
     def pop_event(self):
         return None
@@ -206,10 +209,11 @@ def reference_ok(frame, test_mode):
                                                             "player": ("int",)},
         "repl": {}, "remote_dice": {"dice": ("list",), "commitment": ("str",), "roll": ("int",)},
         "self_test": {"action": ("str",)},
+        "advance": {"ms": ("int",)},
     }
     required = {"set_position": ("position_id",), "show_play": ("play",), "show_cube": ("action",),
                 "set_dice": ("dice",), "inject": ("kind", "index", "value"),
-                "remote_dice": ("dice", "commitment", "roll")}
+                "remote_dice": ("dice", "commitment", "roll"), "advance": ("ms",)}
     if type(cmd) is not str or cmd not in allowed:
         return False
     for key in msg:
@@ -218,7 +222,7 @@ def reference_ok(frame, test_mode):
     for key in required.get(cmd, ()):
         if key not in msg:
             return False
-    if cmd in ("set_dice", "inject") and not test_mode:
+    if cmd in ("set_dice", "inject", "advance") and not test_mode:
         return False
     if cmd == "repl":
         return False  # the fuzzed handler, like the simulator's, has no REPL to hand over
@@ -250,6 +254,8 @@ def reference_ok(frame, test_mode):
             check_dice(d)
         elif cmd == "self_test":
             return msg.get("action", "start") in ("start", "stop", "status")
+        elif cmd == "advance":
+            return 1 <= msg["ms"] <= protocol.MAX_ADVANCE_MS
         elif cmd == "inject":
             values = {"sensor": (0, 15), "button": (0, 1), "press": (1, 2), "switch": (0, 2)}
             if msg["kind"] not in values:

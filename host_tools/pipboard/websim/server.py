@@ -152,6 +152,16 @@ class SimBoardApp:
         """The protocol's test-mode ``inject`` ``switch``: a switch of the twin stuck closed (1), open (2)
         or working again (0)."""
         self.board.stick(bit, level)
+    def event(self, event, now):
+        """A host's event, at the board's own (virtual) time: the one time base of its app."""
+        self.board.app.event(event, self.board.now)
+
+    def advance_time(self, ms):
+        """Test mode (``advance``): the board's time jumps ``ms`` ahead; the app sees it at once."""
+        from pipboard.simboard import SCAN_MS
+
+        self.board.app.advance_time(ms)
+        self.board.advance(SCAN_MS)
 
     def poll(self, now):
         dt = 0 if self.last is None else max(0, now - self.last)
@@ -265,9 +275,9 @@ def start(seed=None, test_mode=False, host="127.0.0.1", http_port=8765, protocol
 
 
 def run(host="127.0.0.1", http_port=8765, protocol_port=8766, test_mode=False, seed=None, open_browser=False,
-        out=sys.stdout, flash_dir=None):
+        out=sys.stdout, flash_dir=None, options=None):
     try:
-        servers = start(seed, test_mode, host, http_port, protocol_port, flash_dir=flash_dir)
+        servers = start(seed, test_mode, host, http_port, protocol_port, options=options, flash_dir=flash_dir)
     except OSError as exc:
         sys.stderr.write("pipboard sim: cannot listen on %s (ports %d/%d): %s\n"
                          "  another 'pipboard sim' may be running; choose --http-port/--protocol-port\n"

@@ -134,5 +134,6 @@ def state(board, bridge):
         "position_id": snap["position_id"],
         "match_id": snap["match_id"],
         "record": list(ctl.record[-12:]),
+        "clock": snap.get("clock"),  # the tournament clock (docs/protocol.md), or None
         "now": board.now,
     }

@@ -80,8 +80,37 @@ function pointerUp(loc) {
 }
 document.addEventListener("pointerup", () => { dragFrom = null; });
 
+// The tournament clock (the snapshot's "clock"): both players' time, the running one lit, a fallen flag red.
+function fmt(ms) {
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
+}
+function drawClock(clock) {
+  const box = document.getElementById("clock");
+  box.textContent = "";
+  box.dataset.flag = clock ? clock.flag : "";
+  if (!clock) return;
+  for (const [p, name] of [[0, "white"], [1, "black"]]) {
+    const span = document.createElement("span");
+    const left = clock.remaining[p];
+    span.id = "clock-" + name;
+    span.className = "side" + (clock.running === p ? " running" : "") + (left < 60000 ? " warn" : "") +
+                     (clock.flag === p ? " flag" : "");
+    span.textContent = name + " " + fmt(left) + (clock.flag === p ? " lost on time" : "");
+    box.appendChild(span);
+  }
+  const mode = document.createElement("div");
+  mode.className = "mode";
+  mode.textContent = `${clock.mode} delay ${clock.delay / 1000} s` +
+      (clock.running >= 0 && clock.delay_left ? ` (${Math.ceil(clock.delay_left / 1000)} s of delay left)` : "");
+  box.appendChild(mode);
+}
+
 function draw() {
   if (!layout || !state) return;
+  drawClock(state.clock);
   PipBoard.drawState(board, layout, state);
   document.getElementById("phase").textContent = "phase: " + state.phase + (state.dice ?
       `   dice ${state.dice[0]}-${state.dice[1]}` : "") + `   cube ${state.cube}`;
