@@ -36,6 +36,8 @@ _PATTERNS = (
     ("beaver", re.compile(r"^" + _P + r" beavers => (\d+)$")),
     ("raccoon", re.compile(r"^" + _P + r" raccoons => (\d+)$")),
     ("end", re.compile(r"^" + _P + r" wins (\d+) points? \((single|gammon|backgammon|drop)\)$")),
+    ("resign", re.compile(r"^" + _P + r" resigns a (single|gammon|backgammon)$")),
+    ("unroll", re.compile(r"^" + _P + r"'s (\d)(\d) taken back$")),
 )
 KINDS = {"drop": 0, "single": 1, "gammon": 2, "backgammon": 3}
 
@@ -94,6 +96,10 @@ def text_log_to_record(text, options, variant="backgammon", players=("white", "b
             writer.cube(PLAYERS[g[0]], cube.BEAVER)
         elif kind == "raccoon":
             writer.cube(PLAYERS[g[0]], cube.RACCOON)
+        elif kind == "resign":
+            writer.resign(PLAYERS[g[0]], KINDS[g[1]])
+        elif kind == "unroll":
+            writer.unroll(PLAYERS[g[0]])
         elif kind == "end":
             writer.end(PLAYERS[g[0]], KINDS[g[2]], int(g[1]))
             started = False
