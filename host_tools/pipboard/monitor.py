@@ -13,7 +13,8 @@ import time
 from pipboard.link import CommandError, Link, LinkError
 from pipcore.position import Position, PositionError
 
-REDRAW_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
+REDRAW_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello", "resign",
+                 "fair")
 
 
 def describe(snapshot):
@@ -48,6 +49,7 @@ def describe(snapshot):
     lines.append(" Match ID: %s   event #%s" % (snapshot.get("match_id"), snapshot.get("seq")))
     if snapshot.get("message"):
         lines.append(" board says: %s" % snapshot["message"])
+    lines.extend(_table_lines(snapshot))
     if snapshot.get("error"):
         lines.append(" FAULT: %s" % snapshot["error"])
     storage = snapshot.get("storage")
@@ -55,6 +57,43 @@ def describe(snapshot):
         lines.append(" the board's flash is nearly full (%s bytes free): export the matches "
                      "(pipboard export --all -o DIR)" % storage.get("free"))
     return "\n".join(lines)
+
+
+_LEVELS = ("single", "gammon", "backgammon")
+_PATTERN_LETTERS = "WBGA"  # the panel's colours of a commitment: warm white, blue, green, amber
+
+
+def commitment_pattern(commitment):
+    """The panel's picture of a fair match's commitment as text: die A's seven pips, then die B's
+    (top-left, top-right, middle-left, centre, middle-right, bottom-left, bottom-right), one letter each."""
+    from pipcore.fairdice import pattern
+
+    letters = "".join(_PATTERN_LETTERS[c] for c in pattern(commitment))
+    return "die A %s  die B %s" % (letters[:7], letters[7:])
+
+
+def _table_lines(snapshot):
+    """At the table: a resignation offered, dice keyed in, a fair match's commitment and seed."""
+    lines = []
+    offer = snapshot.get("resign")
+    if isinstance(offer, dict):
+        player = offer.get("player")
+        lines.append(" %s offers to resign a %s (%s points): %s answers with TAKE (accept) or DROP (decline)" % (
+            "white" if player == 0 else "black", _LEVELS[offer.get("level", 1) - 1], offer.get("points"),
+            "black" if player == 0 else "white"))
+    keyed = snapshot.get("keyed")
+    if isinstance(keyed, dict):
+        a, b = keyed.get("dice") or (0, 0)
+        lines.append(" dice being keyed in: %s-%s" % (a or "?", b or "?"))
+    fair = snapshot.get("fair")
+    if isinstance(fair, dict) and fair.get("commitment"):
+        lines.append(" provably fair dice: commitment %s" % fair["commitment"])
+        lines.append("   the panel shows it before the first roll as %s (W white, B blue, G green, A amber)"
+                     % commitment_pattern(fair["commitment"]))
+        if fair.get("seed"):
+            lines.append("   seed revealed: %s (pipboard verify checks every roll of the exported match)"
+                         % fair["seed"])
+    return lines
 
 
 def describe_event(event):
