@@ -78,9 +78,10 @@ def _table_lines(snapshot):
     offer = snapshot.get("resign")
     if isinstance(offer, dict):
         player = offer.get("player")
-        lines.append(" %s offers to resign a %s (%s points): %s answers with TAKE (accept) or DROP (decline)" % (
-            "white" if player == 0 else "black", _LEVELS[offer.get("level", 1) - 1], offer.get("points"),
-            "black" if player == 0 else "white"))
+        points = offer.get("points")
+        lines.append(" %s offers to resign a %s (%s point%s): %s answers with TAKE (accept) or DROP (decline)" % (
+            "white" if player == 0 else "black", _LEVELS[offer.get("level", 1) - 1], points,
+            "" if points == 1 else "s", "black" if player == 0 else "white"))
     keyed = snapshot.get("keyed")
     if isinstance(keyed, dict):
         a, b = keyed.get("dice") or (0, 0)

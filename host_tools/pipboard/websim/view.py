@@ -130,4 +130,9 @@ def state(board, bridge):
         "match_id": snap["match_id"],
         "record": list(ctl.record[-12:]),
         "now": board.now,
+        # at the table (docs/protocol.md): a resignation offered, dice keyed in, a fair match's dice
+        "resign": snap.get("resign"),
+        "keyed": snap.get("keyed"),
+        "fair": snap.get("fair"),
+        "dice_source": snap["options"].get("dice", "electronic"),
     }
