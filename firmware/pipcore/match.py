@@ -100,19 +100,23 @@ def colour(player):
 class GameResult:
     """How one game ended: winner, kind (1-3, 0 for a dropped double), points."""
 
-    def __init__(self, winner, kind, points, resigned=False, dropped=False):
+    def __init__(self, winner, kind, points, resigned=False, dropped=False, dice=None):
         self.winner = winner
         self.kind = kind
         self.points = points
         self.resigned = resigned
         self.dropped = dropped
+        self.dice = tuple(dice) if dice else None  # rolled, then resigned: gnubg's Match ID keeps the dice
 
     def __repr__(self):
         how = "drop" if self.dropped else ("resign" if self.resigned else "play")
         return "<GameResult player %d wins %d (kind %d, %s)>" % (self.winner, self.points, self.kind, how)
 
     def fields(self):
-        return [self.winner, self.kind, self.points, self.resigned, self.dropped]
+        out = [self.winner, self.kind, self.points, self.resigned, self.dropped]
+        if self.dice:
+            out.append(list(self.dice))
+        return out
 
 
 class Referee:
@@ -432,9 +436,12 @@ class Referee:
             raise MatchError("a resignation is of a single, gammon or backgammon (1-3), not %r" % (kind,))
         if self.phase == ANSWER:
             self.cube._clear()
+        rolled = self.dice if self.phase == PLAY else None
         self._write("resign", player, kind)
         self._say("%s resigns a %s" % (colour(player), self.kind_name(kind)))
-        return self._end(1 - player, kind, self.cube.points(kind), resigned=True)
+        result = self._end(1 - player, kind, self.cube.points(kind), resigned=True)
+        result.dice = rolled
+        return result
 
     # -- end of game -----------------------------------------------------------------
     def _end(self, winner, kind, points, resigned=False, dropped=False):
@@ -539,7 +546,7 @@ class Referee:
                 gs, turn, resigned = GAME_OVER, self.turn, 0
             return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,
                               crawford=cube.crawford_game, game_state=gs, turn=turn, resigned=resigned,
-                              length=self.match.length, score=self.match.score)
+                              dice=r.dice or (0, 0), length=self.match.length, score=self.match.score)
         doubled = self.phase == ANSWER
         turn = cube.responder() if doubled else self.turn
         dice = self.dice if self.phase == PLAY else (0, 0)
