@@ -133,3 +133,19 @@ def correct(ctl):
     ctl.pending = Entry(ctl, -1 if ref.opening_dice else ref.turn, ref.opening_dice, ref.dice, True)
     ctl.display = ctl.pending.display
     ctl.message = ctl.pending.message
+
+
+def set_source(ctl, source):
+    """The dice of the match being played switch between ``electronic`` and ``physical`` (the next roll
+    on): they change nothing of the game, and the record keeps every roll either way. A fair match keeps
+    its committed seed to the end, and no match becomes fair half-way: raises ValueError."""
+    now = ctl.options["dice"]
+    if source not in ("electronic", "physical"):
+        raise ValueError("the dice of a match being played switch between electronic and physical, not %r"
+                         % (source,))
+    if now == "fair":
+        raise ValueError("a fair match keeps its committed seed to the end")
+    if isinstance(ctl.pending, Entry):
+        _close(ctl)  # an entry left open: the next ROLL uses the new source
+    ctl.options["dice"] = source
+    ctl.save_due = True

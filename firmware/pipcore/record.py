@@ -38,9 +38,11 @@ Entry types and bodies (players are 0 and 1):
                                       kind 1 the seed, revealed after the match
 
 Versions: 1 has no T entries; a record with header lines is written as
-version 2, one of a match with fair or keyed-in dice (F and U entries) as
-version 3 (so an older reader refuses it by its version, not by an unknown
-entry). This reader reads all three.
+version 2, one of a match started with fair or keyed-in dice (F and U
+entries) as version 3 (so an older reader refuses it by its version, not by
+an unknown entry; a match whose dice were switched to keyed-in ones later
+may hold U entries in a version 1 record: an older reader refuses them by
+their type). This reader reads all three.
 
 Nothing here opens files: the caller passes bytes, or a stream to write to.
 """

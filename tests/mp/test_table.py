@@ -259,6 +259,25 @@ def test_a_wrong_value_is_corrected_before_the_first_checker_moves():
     assert ctl.mover == 0 and ctl.phase == TURN_START
 
 
+def test_the_dice_switch_between_games_but_a_fair_match_keeps_its_seed():
+    from pipcore.keyed import set_source
+
+    t = started((3, 1))  # the board's own dice
+    t.move(8, 5)
+    t.move(6, 5)
+    t.press("DONE")
+    set_source(t.ctl, "physical")  # the players roll their own from now on
+    t.press("ROLL")
+    assert t.ctl.want_roll == 0 and t.ctl.display[0] == "keyed"
+    set_source(t.ctl, "electronic")  # and change their minds: the entry closes, the board rolls
+    assert t.ctl.pending is None and t.ctl.options["dice"] == "electronic"
+    t.press("ROLL")
+    assert t.ctl.want_roll
+    assert "electronic and physical" in raises(set_source, t.ctl, "fair")
+    t.ctl.options["dice"] = "fair"
+    assert "committed seed" in raises(set_source, t.ctl, "physical")
+
+
 def test_the_opening_roll_corrected_to_a_tie_rolls_again():
     t = Table({"dice": "physical"})
     t.setup()
