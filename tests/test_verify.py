@@ -147,3 +147,33 @@ def test_gnubg_reads_the_fair_match_export(fair_match, tmp_path):
     for g, w in zip(got, want):
         assert g["score"] == w["score"] and g["actions"] == w["actions"]
         assert g["winner"] == w["winner"] and g["points"] == w["points"]
+
+
+def test_the_panel_and_pipboard_monitor_show_the_same_commitment_before_the_first_roll():
+    from pipboard.monitor import commitment_pattern, describe
+    from pipcore import geometry as g
+    from pipcore.bridge import AppBridge
+    from pipdrivers.dice_display import PATTERN_COLOURS
+
+    board = SimBoard(seed=6, options={"matchLength": 1, "dice": "fair"})
+    board.follow_guidance()
+    bridge = AppBridge(board.app)
+    snap = bridge.snapshot()
+    commitment = snap["fair"]["commitment"]
+    assert snap["phase"] == "opening" and snap["fair"] == {"commitment": commitment, "rolls": 0, "seed": None}
+    board.advance(50)
+
+    def rgb(c):
+        return ((c >> 16) & 255, (c >> 8) & 255, c & 255)
+
+    letters = ""
+    for k in range(14):
+        pixel = board.pixels[(g.LED_DIE_A if k < 7 else g.LED_DIE_B - 7) + k]
+        letters += "WBGA"[[rgb(c) for c in PATTERN_COLOURS].index(pixel)]  # the board's own panel
+    text = describe(snap)
+    assert commitment_pattern(commitment) == "die A %s  die B %s" % (letters[:7], letters[7:])
+    assert commitment in text and commitment_pattern(commitment) in text
+    board.press("ROLL")  # the first roll: the panel shows the dice now, the seed stays secret
+    dark = [k for k in range(g.LED_DIE_A, g.LED_DIE_B + 7) if board.pixels[k] == (0, 0, 0)]
+    assert dark  # a die face leaves pips dark: the pattern (every pip lit) is gone
+    assert bridge.snapshot()["fair"]["seed"] is None and bridge.snapshot()["fair"]["rolls"] == 1
