@@ -16,7 +16,7 @@ floors and nothing comes back up:
 Events (tuples):
 
     ("board", counts)        settled checker counts per location (pipcore.board)
-    ("button", name[, player])  ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW;
+    ("button", name[, player])  ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW, RESIGN, UNDO;
                              ``player`` (0 white, 1 black) pressed it: a side's buttons act
                              only for that side (without it: whoever's turn it is)
     ("dice", a, b)           dice the app rolled after ``want_roll`` (opening: a is
@@ -32,6 +32,8 @@ Events (tuples):
                              ``pips`` (0..6, the equity lost) for the panel; shown only
                              between rolls, and until the next action on the board
     ("tick",)                time passes (missing-checker escalation)
+    ("resign", player, action[, level])  the host's resignation (pipcore.resign): "offer" (level
+                             1..3), "accept", "decline", "withdraw"
 
 Outputs (read after each step): ``marks`` (location -> role, ``pipcore.names``),
 ``mark_player`` (whose colour a mark concerns), ``display`` (tuple for the dice
@@ -42,6 +44,7 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 
 from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
+from pipcore.fairdice import FairMatch  # (resident anyway: the board's dice are its generator)
 from pipcore.keeper import RecordKeeper
 from pipcore.owners import refusal
 from pipcore.layout import Layout, guide_back
@@ -128,7 +131,7 @@ class Controller(ControllerViews):
             self._reveal(ref.writer)
         writer = self.records.writer(players, self.options.get("matchLength", 0))
         self.ref = Referee(self.options, players, writer, self.variant, [], KEEP_RESULTS, self._log_lines())
-        self._start_fair(writer)
+        self.fair = FairMatch.start(self.options, self.entropy, writer)
         self.ref.new_game()
         self.records.started()
         self._start_setup()
@@ -143,13 +146,6 @@ class Controller(ControllerViews):
         ref.new_game(starter)  # a money session is one record however long it runs (its own file)
         self.layout.seed(last_pos, last_mover)
         self._start_setup()
-
-    def _start_fair(self, writer):
-        """The ``dice`` option ``fair``: a new secret seed for the match (pipcore.fairdice)."""
-        self.fair = None
-        if self.options["dice"] == "fair":
-            from pipcore.fairdice import FairMatch
-            self.fair = FairMatch.new(self.entropy, writer)
 
     def _reveal(self, writer):
         """A fair match ends (its last game, a new match, a host's position): its seed is shown and recorded."""
@@ -441,7 +437,7 @@ class Controller(ControllerViews):
         self.options = ref.options
         self._reveal(writer)
         self.records.stop()  # the record cannot say how the match got here: the text log only
-        self._start_fair(None)
+        self.fair = FairMatch.start(self.options, self.entropy, None)
         self.forced = None
         if not was_setup:
             self.layout.seed(old_pos, old_mover)
@@ -511,9 +507,7 @@ class Controller(ControllerViews):
             c.setting_up = bool(snap["setup"])
             c.forced = decode_position(snap["forced"], c.variant) if snap["forced"] else None
             c.tournament = bool(snap["tournament"])
-            if snap.get("fair"):
-                from pipcore.fairdice import FairMatch
-                c.fair = FairMatch.restore(snap["fair"])
+            c.fair = FairMatch.restore(snap["fair"]) if snap.get("fair") else None
         except (KeyError, TypeError, ValueError, AttributeError, PositionError, MatchError) as exc:
             if isinstance(exc, ControllerError):
                 raise

@@ -151,6 +151,11 @@ class FairMatch:
         self._pair = None
 
     @classmethod
+    def start(cls, options, entropy, writer=None):
+        """A new match's fair dice where its options want them (``dice``: ``fair``), else None."""
+        return cls.new(entropy, writer) if options["dice"] == "fair" else None
+
+    @classmethod
     def new(cls, entropy, writer=None):
         """A fresh secret seed from ``entropy(n) -> bytes`` (the board's hardware noise); its commitment
         goes into the match record (``writer``: ``pipcore.recwriter.RecordWriter``) before the first roll."""
