@@ -37,6 +37,9 @@ def clock_options():
 class Table:
     """Two simulated people at the simulated board (its lock held for every action)."""
 
+    THINK_EVERY = 6  # turns: now and then a player thinks longer than the clock's delay (the reserve runs)
+    THINK_MS = 20000
+
     def __init__(self, sim, seed):
         self.sim = sim
         self.board = sim.sim.board
@@ -89,6 +92,8 @@ class Table:
             elif ph in (OPENING, TURN_START):
                 if ph == TURN_START:
                     turns += 1
+                    if turns % self.THINK_EVERY == 0:
+                        board.advance(self.THINK_MS)
                     if resign_after is not None and turns >= resign_after:
                         who = ctl.mover
                         board.press("RESIGN", who)
@@ -134,6 +139,10 @@ def test_a_match_to_three_with_keyed_dice_a_resignation_and_a_gammon_read_by_gnu
     finally:
         sim.close()
     assert final["phase"] == "match-over" and final["score"] == scores and max(scores) >= 3
+    if clock_options():  # the clock ran through the match: both reserves were charged, no flag fell
+        clock = final["clock"]
+        assert clock["mode"] == "simple" and clock["flag"] == -1, clock
+        assert all(0 < left < clock["reserve"] for left in clock["remaining"]), clock
     assert results[0][2] == "single" and ctl.ref.results[0].resigned  # game 1 was resigned
     gammons = [g for g in games if g[3] == "gammon"]
     assert gammons and not any(r.resigned for r in ctl.ref.results if r.kind == 2), games  # played out
