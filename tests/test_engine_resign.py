@@ -128,3 +128,25 @@ def test_gnubg_resigns_its_lost_race_and_the_person_answers(engine, table):
     snap = link.snapshot()
     assert snap["phase"] == "game-over" and snap["result"] == [0, 2, "gammon"], snap
     assert any("black resigns a gammon" in line for line in sim.sim.board.ctl.record)
+
+
+def test_with_physical_dice_gnubg_waits_for_the_person_to_key_its_roll(engine, table):
+    sim, link, advisor = table
+    game = EngineGame(link, engine, BLACK, out=None, cube_advisor=advisor, may_double=False)
+    link.new_game(options={"dice": "physical"})
+    start = Position.start().position_id()
+    link.set_position(start, MatchState(on_roll=BLACK, turn=BLACK, length=0).encode())
+    with sim.sim.lock:
+        sim.sim.board.follow_guidance()
+    assert game.step(link.snapshot())  # gnubg asks for its roll: the entry opens
+    snap = link.snapshot()
+    assert snap["keyed"] == {"dice": [0, 0], "player": BLACK, "correcting": False}
+    assert not game.step(snap) and not game.step(link.snapshot())  # and it waits, pressing nothing
+    for name in ("DOUBLE",) * 3 + ("TAKE",):
+        press(sim, name, BLACK)  # the person keys gnubg's 3-1 on gnubg's side of the board
+    press(sim, "ROLL", BLACK)
+    snap = link.snapshot()
+    assert snap["phase"] == "moving" and snap["dice"] == [3, 1] and "keyed" not in snap
+    assert game.step(snap)  # gnubg shows its play for the dice thrown
+    with sim.sim.lock:
+        assert sim.sim.board.ctl.forced is not None

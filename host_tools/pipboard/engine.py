@@ -354,6 +354,8 @@ class EngineGame:
             self.resignations += 1
             self.link.resign(self.engine_side, action="accept" if accept else "decline")
             return True
+        if snap.get("keyed"):
+            return False  # physical dice: the person keys in the roll (gnubg's too), the board waits for it
         what = self.seat.action(snap)
         if what == "turn" and self._resigns(snap):
             return True
@@ -365,6 +367,8 @@ class EngineGame:
                 self.link.show_cube("double")
             else:
                 self.link.roll()
+                if (snap.get("options") or {}).get("dice") == "physical":
+                    self.say("roll the dice for gnubg and key them in (DOUBLE die A, TAKE die B, ROLL)")
             return True
         if what == "answer":
             # the doubler is on roll: its position is the snapshot's
