@@ -117,3 +117,16 @@ def test_a_resignation_declined_then_accepted_across_two_boards():
         for s in sims:
             s.close()
         broker.close()
+
+
+def test_a_board_with_keyed_in_or_fair_dice_cannot_play_a_remote_match():
+    from pipboard.remote import RemoteError
+
+    sim = server.start(seed=2, http_port=0, protocol_port=0, options={"dice": "physical"})
+    try:
+        with Link.open("sim:" + sim.protocol_address) as link:
+            match = RemoteMatch(link, "mqtt://127.0.0.1:1", "m", "black", out=None)
+            with pytest.raises(RemoteError, match="physical dice: a remote match takes its dice from white's host"):
+                match.run(stop=lambda: True)
+    finally:
+        sim.close()

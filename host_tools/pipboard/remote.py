@@ -389,6 +389,10 @@ class RemoteMatch:
 
     def run(self, stop=None, poll_s=0.05):
         """Play until the match is over and checked, or stopped; returns the exit code."""
+        source = (self.link.snapshot().get("options") or {}).get("dice", "electronic")
+        if source != "electronic":
+            raise RemoteError("this board's match has %s dice: a remote match takes its dice from white's host "
+                              "(start a match with electronic dice on the board first)" % source)
         self.broker.start()
         self.say("remote match %s: you play %s on %s%s" % (
             self.match, self.side, self.link.name, " (dice authority)" if self.authority else ""))
