@@ -178,3 +178,96 @@ def _info(dump, dated, keys=None):
         if (keys is None or k in keys) and (k != "date" or dated):
             out[k] = v.rstrip("\n") if k == "comment" else v
     return out
+
+
+def _board_match_with_resignations():
+    """A 7-point match on the simulated board, every game ended by a resignation made with the buttons:
+    a single before the roll, a gammon with a checker in hand after a double (the cube on 2), a single
+    instead of answering a double, a backgammon offered, declined, then accepted."""
+    import random
+
+    from pipboard.simboard import SimBoard, VirtualPlayer
+    from pipcore.controller import CUBE_OFFERED, MOVING, OPENING, SETUP, TURN_START
+
+    board = SimBoard(seed=8, options={"matchLength": 7})
+    hands = VirtualPlayer(board, random.Random(8), cut_rate=0.0)
+
+    def until(phase, turns=0):
+        """Play on (rolls, random plays) for ``turns`` turns, then until the board is at ``phase``."""
+        played = 0
+        for _ in range(400):
+            ctl = board.ctl
+            if ctl.phase == phase and played >= turns:
+                return ctl
+            if ctl.phase == SETUP:
+                board.follow_guidance()
+            elif ctl.phase in (OPENING, TURN_START):
+                board.press("ROLL")
+            elif ctl.phase == MOVING:
+                hands.play_turn()
+                played += 1
+        raise AssertionError("the board never reached phase %d" % phase)
+
+    def next_game():
+        board.press("DONE")
+
+    ctl = until(TURN_START, 3)  # game 1: a single resigned before the roll
+    board.press("RESIGN", ctl.mover)
+    board.press("TAKE", 1 - ctl.mover)
+    next_game()
+    ctl = until(TURN_START, 2)  # game 2: doubled to 2, then a gammon resigned with a checker in hand
+    doubler = ctl.mover
+    board.press("DOUBLE", doubler)
+    board.press("TAKE", 1 - doubler)
+    ctl = until(MOVING)
+    from pipcore.board import slot_loc
+
+    src = next(p for p in range(24, 0, -1) if ctl.pos.me[p])
+    board.lift(slot_loc(ctl.mover, src), ctl.mover)
+    board.press("RESIGN", ctl.mover)
+    board.press("DROP", ctl.mover)
+    board.press("TAKE", 1 - ctl.mover)
+    assert board.ctl.result[1] == 4, board.ctl.result
+    board.place(slot_loc(ctl.mover, src), ctl.mover)
+    next_game()
+    ctl = until(TURN_START, 1)  # game 3: facing a double, a single resigned instead
+    board.press("DOUBLE", ctl.mover)
+    assert board.ctl.phase == CUBE_OFFERED
+    board.press("RESIGN", 1 - ctl.mover)
+    board.press("TAKE", ctl.mover)
+    next_game()
+    ctl = until(TURN_START, 2)  # game 4: a backgammon offered, declined, then accepted after a roll
+    if ctl.phase == TURN_START:
+        who = ctl.mover
+        board.press("RESIGN", who)
+        board.press("DROP", who)
+        board.press("DROP", who)
+        board.press("DROP", 1 - who)  # declined
+        board.press("ROLL", who)
+        board.press("RESIGN", who)
+        board.press("DROP", who)
+        board.press("DROP", who)
+        board.press("TAKE", 1 - who)
+    return board
+
+
+@pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon is not installed (make setup installs it)")
+def test_resignations_made_on_the_board_are_read_by_gnubg_as_played(tmp_path):
+    board = _board_match_with_resignations()
+    record = read_record(board.ctl.record_bytes())
+    resigns = [e for e in record.entries if e[0] == "resign"]
+    assert len(resigns) == 4 and sorted(e[2] for e in resigns) == [1, 1, 2, 3], resigns
+    ref = replay(record)
+    assert ref.match.is_over() or ref.game_over()
+    path = str(tmp_path / "resigned.mat")
+    with open(path, "w") as f:
+        f.write(export_mat(record))
+    dump = gnubg_read([{"path": path, "commands": ["set jacoby off", "set beavers 0"]}])[0]
+    assert "error" not in dump, dump
+    theirs, ours = gnubg_view(dump), expected_from_record(record)
+    assert len(theirs) == len(ours) == 4
+    for o, t in zip(ours, theirs):
+        assert o == t, (o, t)
+        assert t["resigned"] and t["points"] == o["points"]
+    assert [t["points"] for t in theirs] == [r.points for r in ref.results]
+    assert dump["matchid"] == ref.match_id()

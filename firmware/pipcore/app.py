@@ -15,7 +15,9 @@ asks; save its state when it asks; redraw the LEDs right after any change
 Buttons (geometry.BUTTON_NAMES): a player's roll/done button is ROLL before
 the roll and DONE after it; double, take and drop act on the cube (double,
 facing a double, beavers; after a beaver, raccoons); each side's four act only
-for that side (the controller refuses the other side's out of turn); ``menu`` short shows
+for that side (the controller refuses the other side's out of turn); a side's
+drop held long offers to resign (``pipcore.resign``); ``undo`` short reopens keyed-in
+dice (``pipcore.keyed``); ``menu`` short shows
 the next candidate when the board asks to pick; ``menu`` long opens the board's menu
 (``pipcore.settings``: loaded only then), which takes every button and LED until it closes,
 as the self-test does (``pipcore.selftest``); ``undo`` long starts a new match. At power-up
@@ -65,8 +67,8 @@ _TICK = ("tick",)  # one tuple for every tick (a poll must not allocate)
 _SHORT = 1  # pipdrivers.buttons.SHORT
 _LONG = 2  # pipdrivers.buttons.LONG
 # button index -> name for a short press (geometry.BUTTON_NAMES order)
-_SHORT_NAMES = ("ROLL", "DOUBLE", "TAKE", "DROP", "ROLL", "DOUBLE", "TAKE", "DROP", None, "NEXT")
-_LONG_NAMES = (None, None, None, None, None, None, None, None, "NEW", None)
+_SHORT_NAMES = ("ROLL", "DOUBLE", "TAKE", "DROP", "ROLL", "DOUBLE", "TAKE", "DROP", "UNDO", "NEXT")
+_LONG_NAMES = (None, None, None, "RESIGN", None, None, None, "RESIGN", "NEW", None)
 SWITCH_CHAIN = "the switch chain is broken (its sentinel byte does not come back)"
 LED_CHAIN = "the LED chain is broken (no data comes back from its last pixel)"
 
@@ -89,6 +91,7 @@ class App:
         self.saves = 0
         self.save_errors = 0
         self.dice = hw.dice  # anything with roll() -> (d1, d2) or one die per call
+        self.entropy = getattr(hw, "entropy", None)  # entropy(n) -> bytes: a fair match's seed (pipcore.fairdice)
         self.sensors = self  # the protocol bridge reads ``sensors.counts``
         # survival (pipcore.guard): see ``step`` and ``fault``
         self.error = None  # one line naming the fault shown on the panel, None while all is well
@@ -146,7 +149,8 @@ class App:
                 guard.relieve(None)
         self.fault(guard.kind_of(failure), failure)
         self.saving = False  # never overwrite the save this start could not read; a new match saves again
-        return Controller(options, variant, self.capacity)  # (its record in RAM: the flash is left alone)
+        # (its record in RAM: the flash is left alone)
+        return Controller(options, variant, self.capacity, entropy=self.entropy)
 
     def _resume(self, options, variant):
         payload = None
@@ -156,14 +160,14 @@ class App:
             self.load_error = "reading the saved game failed: %s" % exc
         if payload:
             try:
-                ctl = Controller.restore(json.loads(payload), self.capacity, self.store)
+                ctl = Controller.restore(json.loads(payload), self.capacity, self.store, self.entropy)
                 self.resumed = True
                 self._check_space()
                 return ctl
             except (ValueError, ControllerError) as exc:
                 # a damaged save must not brick the board: start afresh, and say why
                 self.load_error = "the saved game was unusable: %s" % exc
-        ctl = Controller(options, variant, self.capacity, store=self.store)
+        ctl = Controller(options, variant, self.capacity, store=self.store, entropy=self.entropy)
         ctl.save_due = True
         self._check_space()
         return ctl
@@ -197,6 +201,7 @@ class App:
         """The menu or the self-test takes the LEDs and the buttons (None gives them back to the game, and
         their modules leave the heap)."""
         self.overlay = overlay
+        self.ctl.paused = overlay is not None  # (the tournament clock stops meanwhile: pipcore.gameclock)
         if overlay is None:
             self.forget_modules()
         px = self.hw.pixels
@@ -341,7 +346,9 @@ class App:
                 self.step(("button", name, 0 if button < 4 else 1) if button < 8 else ("button", name), now)
         elif kind == _LONG:
             name = _LONG_NAMES[button]
-            if name:
+            if name == "RESIGN":  # a side's DROP held: that side offers to resign (pipcore.resign)
+                self.step(("button", name, 0 if button < 4 else 1), now)
+            elif name:
                 self.step(("button", name), now)
 
     def press(self, button, kind, now):
@@ -471,7 +478,7 @@ class App:
         if payload is None:
             payload = self.hw.state_store.load()
         if payload:
-            ctl = Controller.restore(json.loads(payload), self.capacity, self.store)
+            ctl = Controller.restore(json.loads(payload), self.capacity, self.store, self.entropy)
         else:
             # nothing was ever saved, so nothing of the match record is committed: the fresh controller
             # starts it again under the same number (no empty match left behind in the directory)
@@ -479,7 +486,7 @@ class App:
             if records.mid and self.store is not None:
                 self.store.remove(records.mid)
                 records.mid = 0
-            ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity, store=self.store)
+            ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity, store=self.store, entropy=self.entropy)
             ctl.save_due = True
         self.ctl = ctl
         self._drawn = -1
@@ -514,6 +521,8 @@ class App:
     def _roll(self):
         if self._replay:
             got = self._replay.pop(0)
+        elif self.ctl.fair is not None:
+            got = self.ctl.fair.pair()  # a provably fair match: the next dice of its committed seed
         else:
             got = self.dice.roll()
             got = (got, self.dice.roll()) if isinstance(got, int) else (got[0], got[1])
@@ -527,8 +536,8 @@ class App:
             from pipcore.settings import drop_waiting
 
             drop_waiting(self)
-        self.ctl.records.close()  # the match being played ends here; its record stays in the directory
-        ctl = Controller(options, variant, self.capacity, store=self.store)
+        self.ctl.end_match()  # the match being played ends here; its record stays in the directory
+        ctl = Controller(options, variant, self.capacity, store=self.store, entropy=self.entropy)
         if self.tournament is not None:
             ctl.tournament = self.tournament
         ctl.step(("board", self.counts), self._scan_at or 0)
@@ -652,6 +661,12 @@ class App:
         elif kind == "result":
             points = item[2]
             disp.dice(min(points, 6), 0, item[1], False, False, -1)
+        elif kind == "resign":  # a resignation offered: (player, level, points)
+            disp.resign(item[1], item[2], item[3])
+        elif kind == "keyed":  # physical dice being keyed in: (die A, die B, player)
+            disp.keyed(item[1], item[2], item[3])
+        elif kind == "opening" and ctl.fair is not None and not ctl.fair.used:
+            disp.commitment(ctl.fair.commitment)  # a fair match's commitment, before its first roll
         elif ctl.coach_panel is not None and hasattr(disp, "coach"):
             disp.coach(ctl.coach_panel[0], ctl.coach_panel[1])  # docs/controller.md: the coach's scale
         else:

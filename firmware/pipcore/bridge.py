@@ -26,7 +26,9 @@ class AppBridge:
     Used by ``main.py`` on the Pico and by the simulator alike. ``poll(now)``
     runs the app and turns what changed into events for the host: ``phase``,
     ``roll``, ``record`` (each new line of the game record: plays, cube
-    actions, results), ``cube``, ``game_over``. The event queue is bounded;
+    actions, results), ``cube``, ``game_over``, ``resign`` (an offer made,
+    raised or ended) and ``fair`` (a fair match's commitment, then its seed).
+    The event queue is bounded;
     when it overflows the oldest events are dropped and the host, seeing a gap
     in ``seq``, asks for a snapshot.
     """
@@ -66,8 +68,10 @@ class AppBridge:
         dice = ctl.dice
         # which match: the app's generation (a controller rebuilt after a fault is the same match)
         match = getattr(app, "generation", None)
+        offer = ctl.pending.display if ctl.pending is not None and ctl.pending.display[0] == "resign" else None
+        fair = (ctl.fair.commitment, ctl.fair.revealed) if ctl.fair is not None else None
         return (id(ctl) if match is None else match, ctl.phase_name(), tuple(dice) if dice else None, ctl.cube, ctl.owner, ctl.record_count,
-                ctl.game_no)
+                ctl.game_no, offer, fair)
 
     def _changes(self):
         tested = getattr(self.app, "tested", None)
@@ -86,7 +90,7 @@ class AppBridge:
         ctl = self.app.ctl
         if new[0] != old[0] or new[6] != old[6]:
             self._push({"event": "new_game", "game": ctl.game_no, "variant": ctl.variant})
-            old = (new[0], None, None, 1, -1, 0, new[6])
+            old = (new[0], None, None, 1, -1, 0, new[6], None, None)
         if new[5] > old[5]:
             log = ctl.record  # the last lines of the game's log: the newest are at its end
             fresh = new[5] - old[5]
@@ -98,6 +102,12 @@ class AppBridge:
             self._push({"event": "roll", "dice": list(new[2]), "mover": ctl.mover})
         if new[3] != old[3] or new[4] != old[4]:
             self._push({"event": "cube", "value": new[3], "owner": new[4]})
+        if new[7] != old[7]:  # a resignation offered, raised (level, points), or ended (level 0)
+            off = new[7] or old[7]
+            self._push({"event": "resign", "player": off[1], "level": new[7][2] if new[7] else 0,
+                        "points": new[7][3] if new[7] else 0})
+        if new[8] != old[8] and new[8] is not None:
+            self._push({"event": "fair", "commitment": new[8][0], "seed": ctl.fair.seed if new[8][1] else None})
         if new[1] != old[1]:
             self._push({"event": "phase", "phase": new[1], "mover": ctl.mover})
             if new[1] in ("game-over", "match-over") and ctl.result:
@@ -165,6 +175,15 @@ class AppBridge:
             snap["hardware"] = app.hardware
         clock = getattr(ctl, "clock", None)
         snap["clock"] = clock.view() if clock is not None else None  # the tournament clock (pipcore.gameclock)
+        pending = ctl.pending  # at the table: a resignation offered, dice being keyed in (docs/protocol.md)
+        if pending is not None:
+            d = pending.display
+            if d[0] == "resign":
+                snap["resign"] = {"player": d[1], "level": d[2], "points": d[3]}
+            else:
+                snap["keyed"] = {"dice": [d[1], d[2]], "player": d[3], "correcting": pending.correcting}
+        if ctl.fair is not None:
+            snap["fair"] = ctl.fair.public()
         return snap
 
     def _match_id(self):
@@ -208,6 +227,15 @@ class AppBridge:
 
     def roll(self):
         self._step(("button", "ROLL"))
+
+    def resign(self, player, action, level):
+        """A host's resignation: ``player`` offers (``level`` 1..3), accepts, declines or withdraws; the reply
+        says what waits now (the offer, or None) and the phase (``game-over`` after an accepted one)."""
+        self._step(("resign", player, action, level))
+        pending = self.app.ctl.pending
+        d = pending.display if pending is not None else ()
+        offer = {"player": d[1], "level": d[2], "points": d[3]} if d and d[0] == "resign" else None
+        return {"resign": offer, "phase": self.app.ctl.phase_name()}
 
     def coach(self, player, segments, level, loss, text):
         from pipcore.coaching import RATINGS, panel_pips
@@ -255,15 +283,21 @@ class AppBridge:
         fn = getattr(self.app, "storage", None)
         return fn() if fn is not None else None
 
-    def set_dice(self, dice):
+    def _settable(self):
+        source = self.app.ctl.options.get("dice", "electronic")
         if self.dice is None:
             raise ValueError("this board's dice cannot be set")
+        if source != "electronic":
+            raise ValueError("this match's dice are %s: they cannot be set" % (
+                "keyed in with the buttons" if source == "physical" else "a provably fair seed's"))
+
+    def set_dice(self, dice):
+        self._settable()
         self.dice.forced = [dice[0], dice[1]]
 
     def remote_dice(self, dice, commitment, roll):
         """The next roll of a remote match, from the match's dice authority (shown in the snapshot)."""
-        if self.dice is None:
-            raise ValueError("this board's dice cannot be set")
+        self._settable()
         self.dice.forced = [dice[0], dice[1]]
         self.remote = {"commitment": commitment, "roll": roll}
 

@@ -16,7 +16,7 @@ floors and nothing comes back up:
 Events (tuples):
 
     ("board", counts)        settled checker counts per location (pipcore.board)
-    ("button", name[, player])  ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW;
+    ("button", name[, player])  ROLL, DONE, DOUBLE, TAKE, DROP, BEAVER, RACCOON, NEXT, NEW, RESIGN, UNDO;
                              ``player`` (0 white, 1 black) pressed it: a side's buttons act
                              only for that side (without it: whoever's turn it is)
     ("dice", a, b)           dice the app rolled after ``want_roll`` (opening: a is
@@ -32,6 +32,8 @@ Events (tuples):
                              ``pips`` (0..6, the equity lost) for the panel; shown only
                              between rolls, and until the next action on the board
     ("tick",)                time passes (missing-checker escalation, the clock's flag)
+    ("resign", player, action[, level])  the host's resignation (pipcore.resign): "offer" (level
+                             1..3), "accept", "decline", "withdraw"
 
 Outputs (read after each step): ``marks`` (location -> role, ``pipcore.names``),
 ``mark_player`` (whose colour a mark concerns), ``display`` (tuple for the dice
@@ -42,6 +44,7 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 
 from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
+from pipcore.fairdice import FairMatch  # (resident anyway: the board's dice are its generator)
 from pipcore.keeper import RecordKeeper
 from pipcore.owners import refusal
 from pipcore.layout import Layout, guide_back
@@ -75,7 +78,7 @@ class Controller(ControllerViews):
 
     play_store = None  # set by the app: the array its rolls' plays are written into (playcodes.play_store)
 
-    def __init__(self, options=None, variant="backgammon", capacity=None, _fresh=True, store=None):
+    def __init__(self, options=None, variant="backgammon", capacity=None, _fresh=True, store=None, entropy=None):
         self.variant = variant
         self.nardy = variant == "nardy"
         self.options = make_options(options, variant)
@@ -90,6 +93,7 @@ class Controller(ControllerViews):
         self.want_roll = 0
         self.save_due = False
         self.tournament = False
+        self.paused = False  # the app's menu or self-test is open: the clock stops (pipcore.gameclock)
         self.now = 0
         self.since = 0
         self.accepted = 0
@@ -105,6 +109,11 @@ class Controller(ControllerViews):
         self.coach_panel = None  # (level, pips) for the panel's dice while the coach speaks
         self._prompt = ""  # the message the coach's line was added to
         self._want = bytearray(NLOC)
+        # at the table (docs/controller.md): a resignation offered (pipcore.resign) or dice being keyed in
+        # (pipcore.keyed) until answered; a provably fair match's dice (pipcore.fairdice), seeded from entropy(n)
+        self.pending = None
+        self.fair = None
+        self.entropy = entropy
         self.records = RecordKeeper(variant, store)  # store: the board's match records (pipdrivers.recstore)
         self.ref = None
         self.clock = None  # the tournament clock (pipcore.gameclock), when the options want one
@@ -121,8 +130,11 @@ class Controller(ControllerViews):
             # colour the start position does not want there (during setup, the beliefs gathered still hold)
             self.layout.seed(self.tracker.cur.pos if self.tracker is not None else ref.position, ref.turn)
         players = ("white", "black")
+        if ref is not None:
+            self._reveal(ref.writer)
         writer = self.records.writer(players, self.options.get("matchLength", 0))
         self.ref = Referee(self.options, players, writer, self.variant, [], KEEP_RESULTS, self._log_lines())
+        self.fair = FairMatch.start(self.options, self.entropy, writer)
         self.ref.new_game()
         self.records.started()
         self.clock = None
@@ -142,6 +154,16 @@ class Controller(ControllerViews):
         self.layout.seed(last_pos, last_mover)
         self._start_setup()
 
+    def _reveal(self, writer):
+        """A fair match ends (its last game, a new match, a host's position): its seed is shown and recorded."""
+        if self.fair is not None and self.fair.reveal(writer):
+            self.save_due = True
+
+    def end_match(self):
+        """The match being played ends here (the host starts another): reveal, close its record."""
+        self._reveal(self.ref.writer)
+        self.records.close()
+
     def _start_setup(self):
         self.setting_up = True
         self._leave()
@@ -154,6 +176,7 @@ class Controller(ControllerViews):
         self.tracker = None
         self.guide = None
         self.pick = None
+        self.pending = None
         self.missing_now = False
         self.coach = None  # the coach speaks about one action, until the next one
         self.coach_panel = None
@@ -191,6 +214,7 @@ class Controller(ControllerViews):
                     colour_name(r.winner), r.points, "" if r.points == 1 else "s")
             else:
                 self.message = "%s wins the match %d-%d" % (colour_name(r.winner), s[r.winner], s[1 - r.winner])
+                self._reveal(ref.writer)
 
     # ----------------------------------------------------------------- events
     def step(self, event, now):
@@ -223,6 +247,9 @@ class Controller(ControllerViews):
         elif kind == "coach":
             from pipcore.outside import coach
             coach(self, event[1], event[2], event[3], event[4], event[5] if len(event) > 5 else "")
+        elif kind == "resign":  # the host's: (player, "offer" | "accept" | "decline" | "withdraw"[, level])
+            from pipcore.resign import on_host
+            on_host(self, event[1], event[2], event[3] if len(event) > 3 else 0)
         else:
             raise ControllerError("unknown event %r" % (kind,))
         if self.clock is not None:
@@ -241,9 +268,15 @@ class Controller(ControllerViews):
 
     def _on_button(self, name, player=None):
         phase = self.phase
+        if player is not None and player not in (0, 1):
+            raise ControllerError("a button's player must be 0 (white) or 1 (black), not %r" % (player,))
+        if self.pending is not None and self.pending.press(self, name, player):
+            return  # a resignation waits for its answer, or dice are being keyed in
+        if name == "RESIGN":
+            from pipcore.resign import on_button
+            on_button(self, player)
+            return
         if player is not None:
-            if player not in (0, 1):
-                raise ControllerError("a button's player must be 0 (white) or 1 (black), not %r" % (player,))
             refused = refusal(self.phase, self.ref, name, player)
             if refused is not None:
                 self.refused += 1
@@ -255,6 +288,9 @@ class Controller(ControllerViews):
         elif phase in (OPENING, TURN_START) and name == "ROLL":
             if self.have_sensed and not self.board_matches(self.ref.position):
                 self.message = "restore the board first"
+            elif self.options["dice"] == "physical":
+                from pipcore.keyed import open_entry
+                open_entry(self, phase)
             else:
                 self.want_roll = ROLL_OPENING if phase == OPENING else ROLL_TURN
         elif phase == TURN_START and name == "DOUBLE":
@@ -267,6 +303,10 @@ class Controller(ControllerViews):
                 self._cube(action)
         elif phase == MOVING and name == "DONE":
             self._done()
+            return
+        elif phase == MOVING and name == "UNDO" and self.options["dice"] == "physical":
+            from pipcore.keyed import correct
+            correct(self)  # dice keyed in wrong: the entry again, while no checker has moved
             return
         elif phase == MOVING and name == "NEXT" and self.tracker is not None:
             self.tracker.next_reading()  # readings that stay equally good: the player shows which
@@ -293,6 +333,8 @@ class Controller(ControllerViews):
     def _on_dice(self, a, b):
         if not (1 <= a <= 6 and 1 <= b <= 6):
             raise ControllerError("dice must be 1..6, got %r %r" % (a, b))
+        if self.fair is not None and self.want_roll and (a, b) != self.fair.pair():
+            raise ControllerError("the dice of a fair match come from its seed, not %d-%d" % (a, b))
         want = self.want_roll
         self.want_roll = 0
         phase = self.phase
@@ -309,6 +351,8 @@ class Controller(ControllerViews):
             return
         else:
             return
+        if self.fair is not None:
+            self.fair.used_pair()
         self.save_due = True
         self._evaluate()
 
@@ -401,12 +445,15 @@ class Controller(ControllerViews):
         was_setup = self.setting_up
         old_pos = self.tracker.cur.pos if self.tracker is not None else ref.position
         old_mover = ref.turn
+        writer = ref.writer
         try:
             ref.load(pos, mover, tuple(dice) if dice else None, state)
         except ValueError as exc:  # MatchError, DiceError: nothing changed
             raise ControllerError(str(exc))
         self.options = ref.options
+        self._reveal(writer)
         self.records.stop()  # the record cannot say how the match got here: the text log only
+        self.fair = FairMatch.start(self.options, self.entropy, None)
         self.forced = None
         if not was_setup:
             self.layout.seed(old_pos, old_mover)
@@ -425,18 +472,21 @@ class Controller(ControllerViews):
             "forced": self.forced.position_id() if self.forced is not None else None,
             "tournament": self.tournament,
             "clock": self.clock.state() if self.clock is not None else None,
+            "fair": self.fair.snapshot() if self.fair is not None else None,
+            "resign": self.pending.saved() if self.pending is not None else None,
         }
         self.records.save(snap)
         return snap
 
     @classmethod
-    def restore(cls, snap, capacity=None, store=None):
+    def restore(cls, snap, capacity=None, store=None, entropy=None):
         """A controller resumed from ``snapshot()`` data (raises ControllerError if unusable); ``store``
-        holds its match record (rewound to the saved length: the save wins)."""
+        holds its match record (rewound to the saved length: the save wins); ``entropy`` seeds the next
+        fair match."""
         try:
             if snap.get("v") not in (2, SNAPSHOT_VERSION):
                 raise ControllerError("saved state has version %r, expected %d" % (snap.get("v"), SNAPSHOT_VERSION))
-            c = cls(snap["options"], snap["variant"], capacity, _fresh=False, store=store)
+            c = cls(snap["options"], snap["variant"], capacity, _fresh=False, store=store, entropy=entropy)
             writer = c.records.restore(snap)
             c.ref = Referee.restore(snap["ref"], c.options, ("white", "black"), writer, c.variant, KEEP_RESULTS,
                                     c._log_lines())
@@ -447,6 +497,7 @@ class Controller(ControllerViews):
                 from pipcore.gameclock import GameClock
                 clock = snap.get("clock")
                 c.clock = GameClock.restore(clock) if clock is not None else GameClock.for_options(c.options)
+            c.fair = FairMatch.restore(snap["fair"]) if snap.get("fair") else None
         except (KeyError, TypeError, ValueError, AttributeError, PositionError, MatchError) as exc:
             if isinstance(exc, ControllerError):
                 raise
@@ -456,7 +507,10 @@ class Controller(ControllerViews):
         else:
             try:
                 c._enter()
-            except ValueError as exc:
+                if snap.get("resign"):
+                    from pipcore.resign import restore
+                    restore(c, snap["resign"])
+            except (ValueError, TypeError) as exc:
                 raise ControllerError("saved state is unusable: %r" % (exc,))
         return c
 
@@ -486,6 +540,9 @@ class Controller(ControllerViews):
             self._eval_pick()
         else:
             self._eval_static()
+        if self.pending is not None:  # a resignation offered, dice being keyed in: shown until answered
+            self.display = self.pending.display
+            self.message = self.pending.message
         if bytes(self.marks) + bytes(self.mark_player) != old:
             self.frame += 1
             self.since = self.now
@@ -513,7 +570,8 @@ class Controller(ControllerViews):
         ref = self.ref
         want = self._want
         fill_counts(ref.position, ref.turn, want, self.capacity, self.nardy)
-        if not guide_back(self.sensed, want, ref.position, ref.turn, self._mark, self.nardy):
+        resigned = ref.result is not None and ref.result.resigned  # (a play left half-way: the next setup clears it)
+        if not resigned and not guide_back(self.sensed, want, ref.position, ref.turn, self._mark, self.nardy):
             self.message = _DIFFERS
             return
         if self.message == _DIFFERS:  # put back (after a self-test, a knock): say again what the phase asks

@@ -278,7 +278,13 @@ def draw(disp, clock, dice_free, markers_free):
 
 def running_side(ctl):
     """Whose clock the controller's phase runs: the player on roll's before and after the roll, the
-    answering player's while a double waits; nobody's in setup, the opening, between games (or a menu)."""
+    answering player's while a double or a resignation waits; nobody's in setup, the opening, between
+    games, or while the board's menu is open."""
+    if getattr(ctl, "paused", False):  # the board's menu or self-test is open (App.show_overlay)
+        return -1
+    pending = getattr(ctl, "pending", None)
+    if pending is not None and pending.display[0] == "resign":  # the answering player decides
+        return 1 - pending.display[1]
     phase = ctl.phase
     if phase == TURN_START or phase == MOVING or phase == PICK:
         return ctl.ref.turn

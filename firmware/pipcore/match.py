@@ -101,19 +101,23 @@ def colour(player):
 class GameResult:
     """How one game ended: winner, kind (1-3, 0 for a dropped double), points."""
 
-    def __init__(self, winner, kind, points, resigned=False, dropped=False):
+    def __init__(self, winner, kind, points, resigned=False, dropped=False, dice=None):
         self.winner = winner
         self.kind = kind
         self.points = points
         self.resigned = resigned
         self.dropped = dropped
+        self.dice = tuple(dice) if dice else None  # rolled, then resigned: gnubg's Match ID keeps the dice
 
     def __repr__(self):
         how = "drop" if self.dropped else ("resign" if self.resigned else ("time" if self.kind == TIME else "play"))
         return "<GameResult player %d wins %d (kind %d, %s)>" % (self.winner, self.points, self.kind, how)
 
     def fields(self):
-        return [self.winner, self.kind, self.points, self.resigned, self.dropped]
+        out = [self.winner, self.kind, self.points, self.resigned, self.dropped]
+        if self.dice:
+            out.append(list(self.dice))
+        return out
 
 
 class Referee:
@@ -154,6 +158,7 @@ class Referee:
         self.results = []
         self.opening_ties = 0
         self.played = [False, False]  # has each player played this game (long nardy's first-turn rules)
+        self.opening_dice = False  # the dice being played are the opening roll's (``unroll`` goes back to it)
         self._dropper = None
         if writer is not None:
             writer.header(self.players, options)
@@ -249,6 +254,7 @@ class Referee:
             self.cube.note_roll()
             self.dice = check_dice((die0, die1))
             self.phase = PLAY
+            self.opening_dice = True
             self._say("opening %d%d: %s plays %d%d" % (die0, die1, colour(starter), self.dice[0], self.dice[1]))
         return starter
 
@@ -260,8 +266,26 @@ class Referee:
         self.dice = (int(dice[0]), int(dice[1]))
         self.cube.note_roll()
         self.phase = PLAY
+        self.opening_dice = False
         self._write("roll", self.turn, dice[0], dice[1])
         self._say("%s rolls %d%d" % (colour(self.turn), dice[0], dice[1]))
+
+    def unroll(self, player=None):
+        """Take back the roll being played before any of it was played: physical dice keyed in wrong
+        (``pipcore.keyed``). The record keeps the roll and says it was taken back (append-only); the
+        game goes back to before it (the opening roll, or the turn before its roll)."""
+        self._need(PLAY)
+        self._check_player(player, self.turn, "roll")
+        self._write("unroll", self.turn)
+        self._say("%s's %d%d taken back" % (colour(self.turn), self.dice[0], self.dice[1]))
+        self.dice = None
+        if self.opening_dice:
+            self.phase = OPENING
+            self.move_number = 0
+            self.opening_dice = False
+        else:
+            self.cube.rolled = False
+            self.phase = CUBE_OR_ROLL
 
     def legal_turn(self, store=None):
         """The legal plays of the current roll (``variants.make_turn``: every variant's generator),
@@ -415,8 +439,12 @@ class Referee:
             raise MatchError("a resignation is of a single, gammon or backgammon (1-3), not %r" % (kind,))
         if self.phase == ANSWER:
             self.cube._clear()
+        rolled = self.dice if self.phase == PLAY else None
         self._write("resign", player, kind)
-        return self._end(1 - player, kind, self.cube.points(kind), resigned=True)
+        self._say("%s resigns a %s" % (colour(player), self.kind_name(kind)))
+        result = self._end(1 - player, kind, self.cube.points(kind), resigned=True)
+        result.dice = rolled
+        return result
 
     # -- the clock -------------------------------------------------------------------
     def lose_on_time(self, player):
@@ -498,6 +526,7 @@ class Referee:
         self.cube = cube
         cube.start_turn(turn)
         self.dice = None
+        self.opening_dice = False
         self.phase = CUBE_OR_ROLL
         if dice:
             cube.note_roll()
@@ -537,7 +566,7 @@ class Referee:
                 gs, turn, resigned = GAME_OVER, self.turn, 0
             return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,
                               crawford=cube.crawford_game, game_state=gs, turn=turn, resigned=resigned,
-                              length=self.match.length, score=self.match.score)
+                              dice=r.dice or (0, 0), length=self.match.length, score=self.match.score)
         doubled = self.phase == ANSWER
         turn = cube.responder() if doubled else self.turn
         dice = self.dice if self.phase == PLAY else (0, 0)
@@ -567,6 +596,7 @@ class Referee:
             "dice": list(self.dice) if self.dice else None,
             "ties": self.opening_ties,
             "played": list(self.played),
+            "od": self.opening_dice,
             "dropper": self._dropper,
             "match": [m.length, m.score[0], m.score[1], m.games, m.crawford_game, m.crawford_done],
             "cube": None if c is None else [c.value, c.owner, c.state, c.doubler, c.stake, c.offered_value,
@@ -604,6 +634,7 @@ class Referee:
             ref.dice = tuple(snap["dice"]) if snap["dice"] else None
             ref.opening_ties = snap["ties"]
             ref.played = list(snap["played"])
+            ref.opening_dice = bool(snap.get("od"))
             ref._dropper = snap["dropper"]
             length, s0, s1, games, cg, cd = snap["match"]
             m = Match(length, options["crawford"])

@@ -46,4 +46,5 @@ ROLL_TURN = const(1)
 ROLL_OPENING = const(2)
 
 # -- buttons, by meaning (the app maps physical buttons to these) ------------
-BUTTONS = ("ROLL", "DONE", "DOUBLE", "TAKE", "DROP", "BEAVER", "RACCOON", "NEXT", "NEW")
+# (RESIGN: a side's DROP held, pipcore.resign; UNDO: undo short, reopens keyed-in dice, pipcore.keyed)
+BUTTONS = ("ROLL", "DONE", "DOUBLE", "TAKE", "DROP", "BEAVER", "RACCOON", "NEXT", "NEW", "RESIGN", "UNDO")

@@ -30,6 +30,8 @@ The handler drives the game through a narrow *app* seam (duck-typed):
                                     (an outside player's cube decision)
     app.roll()                      an outside player asks the board to roll
                                     its own dice (not a choice of dice)
+    app.resign(player, action, level)   a resignation: ``player`` offers
+                                    (level 1..3), accepts, declines, withdraws
     app.coach(player, segments, level, loss, text) -> bool
                                     the coach's word on ``player``'s last action
                                     (the better play's parsed segments, the
@@ -102,6 +104,7 @@ E_REJECTED = "rejected"
 E_INTERNAL = "internal"
 
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
+RESIGN_ACTIONS = ("offer", "accept", "decline", "withdraw")
 INJECT_KINDS = ("sensor", "button", "press", "switch")
 _INJECT_VALUES = ((0, 15), (0, 1), (1, 2), (0, 2))  # per kind: the values it takes
 SELF_TEST_ACTIONS = ("start", "stop", "status")
@@ -118,6 +121,7 @@ _COMMANDS = {
     "show_play": {"play": (_STR, True)},
     "show_cube": {"action": (_STR, True)},
     "roll": {},
+    "resign": {"player": (_INT, True), "action": (_STR, False), "level": (_INT, False)},
     "coach": {"player": (_INT, True), "rating": (_STR, True), "loss": (_INT, False), "play": (_STR, False),
               "text": (_STR, False)},
     "record": {"offset": (_INT, False), "match": (_INT, False)},
@@ -369,6 +373,17 @@ class ProtocolHandler:
 
     def _cmd_roll(self, msg):
         self.app.roll()
+
+    def _cmd_resign(self, msg):
+        player = msg["player"]
+        action = msg.get("action", "offer")
+        if player not in (0, 1) or action not in RESIGN_ACTIONS:
+            raise ProtocolError(E_BAD_ARGS, "resign: player is 0 or 1, action one of %s" % ", ".join(RESIGN_ACTIONS))
+        level = msg.get("level", 0)
+        if (action == "offer") != (1 <= level <= 3):
+            raise ProtocolError(E_BAD_ARGS, "resign: an offer has a level 1..3 (single, gammon, backgammon); "
+                                            "an answer has none")
+        return self.app.resign(player, action, level)
 
     def _cmd_coach(self, msg):
         from pipcore.coaching import command

@@ -31,10 +31,19 @@ Entry types and bodies (players are 0 and 1):
     S  player kind                    a resignation (1 single, 2 gammon, 3 backgammon)
     L  player                         the player's clock ran out (pipcore.gameclock)
     E  winner kind points(2 bytes)    the result of a game (kind 0: double dropped; 4: on time)
+    U  player                         the roll before it is taken back before anything
+                                      was played (physical dice keyed in wrong); the
+                                      corrected roll follows
+    F  kind text(ascii hex)           a provably fair match's dice (``pipcore.fairdice``):
+                                      kind 0 the commitment, before the first roll;
+                                      kind 1 the seed, revealed after the match
 
 Versions: 1 has no T entries; a record with header lines is written as
-version 2 (so an older reader refuses it by its version, not by an unknown
-entry). This reader reads both.
+version 2, one of a match started with fair or keyed-in dice (F and U
+entries) as version 3 (so an older reader refuses it by its version, not by
+an unknown entry; a match whose dice were switched to keyed-in ones later
+may hold U entries in a version 1 record: an older reader refuses them by
+their type). This reader reads all three.
 
 Nothing here opens files: the caller passes bytes, or a stream to write to.
 """
@@ -42,13 +51,14 @@ Nothing here opens files: the caller passes bytes, or a stream to write to.
 from pipcore.cube import ACTION_NAMES
 from pipcore.match import Referee
 from pipcore.options import ConfigError, make_options
-from pipcore.recwriter import (_TEXT_CHUNK, MAGIC, VERSION, VERSION_HEADER_LINES, RecordError,  # noqa: F401
-                               RecordWriter, _option_text, _text_chunks, crc16, frame)
+from pipcore.recwriter import (_TEXT_CHUNK, MAGIC, VERSION, VERSION_HEADER_LINES, VERSION_TABLE_DICE,  # noqa: F401
+                               RecordError, RecordWriter, _option_text, _text_chunks, crc16, frame)
 
 ENTRY_NAMES = {
     ord("H"): "header", ord("N"): "player name", ord("O"): "option", ord("G"): "game start",
     ord("I"): "opening roll", ord("R"): "roll", ord("M"): "play", ord("C"): "cube action",
     ord("S"): "resignation", ord("E"): "game result", ord("T"): "header line", ord("L"): "loss on time",
+    ord("U"): "roll taken back", ord("F"): "fair dice",
 }
 
 
@@ -69,7 +79,8 @@ class Record:
     ``offsets`` the byte offset of each; ``torn`` is True when a damaged
     last entry was dropped, ``length`` the bytes read up to the last good entry;
     ``header_lines`` the header of an imported file (T entries), ``version``
-    the record version.
+    the record version; ``fair`` the commitment and the seed of a provably
+    fair match (F entries: ``{"commitment": hex, "seed": hex or None}``), or None.
     """
 
     def __init__(self):
@@ -82,6 +93,7 @@ class Record:
         self.offsets = []
         self.torn = False
         self.length = 0
+        self.fair = None
 
     def games(self):
         """Entries split per game: a list of lists (the header is left out)."""
@@ -160,6 +172,10 @@ def read_record(data):
             rec.players[entry[1]] = entry[2]
         elif entry[0] == "option":
             opts[entry[1]] = entry[2]
+        elif entry[0] == "fair":
+            if rec.fair is None:
+                rec.fair = {"commitment": None, "seed": None}
+            rec.fair["seed" if entry[1] else "commitment"] = entry[2]
         else:
             if rec.options is None:
                 rec.options = _make_options(opts, rec.variant, index, pos)
@@ -192,8 +208,8 @@ def _decode_body(body, index, pos):
     if name is None:
         raise RecordError("%s has an unknown type %r" % (_entry_label(index, pos), chr(kind)))
     size = len(body) - 1
-    fixed = {"G": 0, "I": 2, "R": 3, "C": 2, "S": 2, "E": 4, "L": 1}
-    if size < 1 and chr(kind) in "HNT":
+    fixed = {"G": 0, "I": 2, "R": 3, "C": 2, "S": 2, "E": 4, "L": 1, "U": 1}
+    if size < 1 and chr(kind) in "HNTF":
         raise RecordError("%s: an empty %s entry" % (_entry_label(index, pos), name))
     ch = chr(kind)
     if ch in fixed and size != fixed[ch]:
@@ -202,9 +218,9 @@ def _decode_body(body, index, pos):
         if ch == "H":
             if body[1:7] != MAGIC:
                 raise RecordError("not a Pipboard record (bad magic)")
-            if body[7] not in (VERSION, VERSION_HEADER_LINES):
-                raise RecordError("record version %d is not supported (this reads %d and %d)"
-                                  % (body[7], VERSION, VERSION_HEADER_LINES))
+            if body[7] not in (VERSION, VERSION_HEADER_LINES, VERSION_TABLE_DICE):
+                raise RecordError("record version %d is not supported (this reads %d to %d)"
+                                  % (body[7], VERSION, VERSION_TABLE_DICE))
             return ("header", body[8:].decode(), body[7])
         if ch == "T":
             if body[1] > 1:
@@ -241,6 +257,12 @@ def _decode_body(body, index, pos):
             if body[1] > 1:
                 raise RecordError("%s: player %d does not exist" % (_entry_label(index, pos), body[1]))
             return ("timeout", body[1])
+        if ch == "U":
+            return ("unroll", body[1])
+        if ch == "F":
+            if body[1] > 1:
+                raise RecordError("%s: a fair dice entry of kind %d" % (_entry_label(index, pos), body[1]))
+            return ("fair", body[1], body[2:].decode())
         return ("end", body[1], body[2], body[3] << 8 | body[4])
     except UnicodeError:
         raise RecordError("%s: text that is not UTF-8" % _entry_label(index, pos))
@@ -263,6 +285,8 @@ def describe_entry(entry):
         return "player %d resigns (kind %d)" % (entry[1], entry[2])
     if kind == "timeout":
         return "player %d loses on time" % entry[1]
+    if kind == "unroll":
+        return "player %d's roll taken back" % entry[1]
     if kind == "end":
         return "player %d wins %d points" % (entry[1], entry[3])
     return kind
@@ -310,6 +334,8 @@ def apply_entry(ref, entry):
         ref.resign(entry[1], entry[2])
     elif kind == "timeout":
         ref.lose_on_time(entry[1])
+    elif kind == "unroll":
+        ref.unroll(entry[1])
     elif kind == "end":
         r = ref.result
         if not ref.game_over() or r is None:

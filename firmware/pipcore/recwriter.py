@@ -11,6 +11,7 @@ from pipcore.options import make_options
 MAGIC = b"PIPREC"
 VERSION = 1  # without header lines
 VERSION_HEADER_LINES = 2  # with T entries
+VERSION_TABLE_DICE = 3  # a match with fair or keyed-in dice (options ``dice``): F and U entries too
 _TEXT_CHUNK = 240  # bytes of text in one T entry
 
 
@@ -68,6 +69,8 @@ class RecordWriter:
 
     def header(self, players, options):
         version = VERSION_HEADER_LINES if self.header_lines else VERSION
+        if options.get("dice", "electronic") != "electronic":
+            version = VERSION_TABLE_DICE
         self._put(b"H" + MAGIC + bytes((version,)) + self.variant.encode())
         for i in (0, 1):
             name = players[i].encode()[:120]
@@ -106,6 +109,14 @@ class RecordWriter:
 
     def timeout(self, player):
         self._put(bytes((ord("L"), player)))
+
+    def unroll(self, player):
+        """The roll being played is taken back (dice keyed in wrong): its entry stays, this one follows it."""
+        self._put(bytes((ord("U"), player)))
+
+    def fair(self, kind, text):
+        """A fair match's dice: kind 0 the commitment (before the first roll), 1 the seed (after the match)."""
+        self._put(bytes((ord("F"), kind)) + text.encode())
 
     def end(self, winner, kind, points):
         self._put(bytes((ord("E"), winner, kind, points >> 8 & 0xFF, points & 0xFF)))

@@ -19,6 +19,8 @@ TURN_COLOUR = const(0x40FF40)
 LOW_SPACE_COLOUR = const(0xFF9000)  # amber: the flash is nearly full (export the matches)
 FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
 TUMBLE_MS = const(70)
+# the four colours of a fair match's commitment pattern (pipcore.fairdice.pattern): never red, never violet
+PATTERN_COLOURS = (WHITE_DICE, BLACK_DICE, TURN_COLOUR, LOW_SPACE_COLOUR)
 _VERY_BAD = const(3)  # pipcore.coaching.RATINGS
 
 
@@ -94,14 +96,36 @@ class DiceDisplay:
         self._face(g.LED_DIE_B, (h >> 16) % 6 + 1, colour)
         self.moves(-1)
 
-    def entry(self, values, index, count=2):
-        """Manual entry (``dice.ManualEntry``): the die being edited blinks."""
-        for i in range(2):
-            base = g.LED_DIE_A if i == 0 else g.LED_DIE_B
-            if i >= count:
-                self._face(base, 0, 0)
-            else:
-                self._face(base, values[i], WHITE_DICE, BLINK if i == index else STEADY)
+    def keyed(self, a, b, player):
+        """Physical dice being keyed in (``pipcore.keyed``): both dice blink until confirmed, in the keying
+        player's colour (``player`` -1, the opening roll: die A white's, die B black's); 0 is blank."""
+        self._face(g.LED_DIE_A, a, BLACK_DICE if player == 1 else WHITE_DICE, BLINK)
+        self._face(g.LED_DIE_B, b, WHITE_DICE if player == 0 else BLACK_DICE, BLINK)
+        self.moves(-1)
+
+    def resign(self, player, level, points):
+        """``player`` offers to resign (``pipcore.resign``): die A pulses the level (1 single, 2 gammon,
+        3 backgammon), die B the points at stake (6 for 6 and more), in his colour; the answering side's
+        "to move" light pulses."""
+        if not 1 <= level <= 3:
+            raise DisplayError("a resignation is of level 1..3, not %r" % (level,))
+        colour = BLACK_DICE if player else WHITE_DICE
+        self._face(g.LED_DIE_A, level, colour, PULSE)
+        self._face(g.LED_DIE_B, points if points < 6 else 6, colour)
+        self.moves(-1)
+        self._set(g.LED_TURN_WHITE, TURN_COLOUR if player == 1 else 0, PULSE)
+        self._set(g.LED_TURN_BLACK, TURN_COLOUR if player == 0 else 0, PULSE)
+
+    def commitment(self, commitment):
+        """A provably fair match's commitment before its first roll (``pipcore.fairdice.pattern``): each of
+        the 14 pips of both dice lit in one of four colours, two bits of the commitment's first 7 hex
+        digits each; ``pipboard monitor`` prints the same pattern."""
+        from pipcore.fairdice import pattern
+
+        k = 0
+        for c in pattern(commitment):
+            self._set((g.LED_DIE_A if k < g.DIE_PIPS else g.LED_DIE_B - g.DIE_PIPS) + k, PATTERN_COLOURS[c])
+            k += 1
         self.moves(-1)
 
     def coach(self, level, pips):

@@ -68,6 +68,12 @@ def _cmd_coach(args):
     return run(target_of(args), plies=args.plies, errors_only=args.errors_only, summary=not args.no_summary)
 
 
+def _cmd_verify(args):
+    from pipboard.verify import run
+
+    return run(args)
+
+
 def _plies(text):
     try:
         value = int(text)
@@ -114,6 +120,12 @@ def build_parser():
 
     add_import_arguments(p)
     p.set_defaults(func=_cmd_import)
+
+    p = sub.add_parser("verify", help="check every roll of a provably fair match against its commitment")
+    from pipboard.verify import add_arguments as add_verify_arguments
+
+    add_verify_arguments(p)
+    p.set_defaults(func=_cmd_verify)
 
     from pipboard.hostcli import _target_args, add_commands
 

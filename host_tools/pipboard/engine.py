@@ -17,6 +17,14 @@ program runs in the background (``gnubg -t``) and is asked for its proper
 cube action (``hint``) with the board's Match ID and Position ID. Without the
 program, the evaluator's win and gammon chances are held against the usual
 money-play thresholds instead (a sound opponent, not a cubeful analysis).
+
+Resignations (docs/controller.md): when the person offers one at the table
+(a long DROP), gnubg accepts or declines it by its own evaluation (the
+program's ``hint`` on the offer: "Correct resign decision"); before its own
+roll in a race it resigns itself when gnubg would (the program's own turn,
+``play``: "offers to resign"), and the person answers with TAKE or DROP.
+Without the program, the evaluator's chances decide both the same way
+gnubg's rule does (a resignation costing nothing against playing on).
 """
 
 import sys
@@ -128,6 +136,33 @@ class GnubgEngine:
 
 GNUBG_PROGRAM = "/usr/games/gnubg"
 _CUBE_RE = None
+LEVEL_NAMES = ("single", "gammon", "backgammon")
+_RESIGN_WORDS = ("normal", "gammon", "backgammon")  # gnubg's resign command
+_OFFERS_RE = None
+
+
+def resign_level_for(probabilities, max_cost=0.05, max_gain=1e-6):
+    """The level a side with these chances (win, win g, win bg, lose g, lose bg) resigns at, or 0: the
+    one whose points equal what playing on is worth (gnubg's rule: it costs less than ``max_cost`` and
+    gains less than ``max_gain``), and only with no chance to win."""
+    win, wg, wbg, lg, lbg = probabilities
+    if win > max_gain:
+        return 0
+    equity = (2 * win - 1) + (wg - lg) + (wbg - lbg)
+    for level in (1, 2, 3):
+        if equity + level < max_cost and -level - equity < max_gain:
+            return level
+    return 0
+
+
+def no_contact(position_id):
+    """True when no checker can meet one of the other side's any more (a race: gnubg resigns only then)."""
+    from pipcore.position import Position
+
+    pos = Position.from_id(position_id)
+    mine = max([p for p in range(1, 26) if pos.me[p]] or [0])
+    theirs = max([p for p in range(1, 26) if pos.opp[p]] or [0])
+    return mine + theirs <= 25
 
 
 class GnubgCubeAdvisor:
@@ -197,6 +232,45 @@ class GnubgCubeAdvisor:
                 return doubles, response
         raise EngineError("gnubg gave no cube action for %s %s: %s" % (position_id, match_id, "".join(lines[-8:])))
 
+    def _state(self, match_id, turn):
+        from pipcore.matchid import MatchState
+
+        state = MatchState.from_id(match_id)
+        state.doubled = False  # (a side facing a double resigns at the cube's value: the offer is gone)
+        state.resigned = 0
+        state.turn = turn
+        state.dice = (0, 0)
+        return state.encode()
+
+    def resign_answer(self, position_id, match_id, resigner, level):
+        """gnubg's answer to ``resigner`` (0/1) offering ``level`` (1..3) in this position (seen from the
+        player on roll, as the snapshot gives it): True to accept ("Correct resign decision : Accept")."""
+        self.questions += 1
+        lines = self._ask(["set matchid %s" % self._state(match_id, resigner), "set board %s" % position_id,
+                           "resign %s" % _RESIGN_WORDS[level - 1], "hint"])
+        for line in lines:
+            if line.startswith("Correct resign decision"):
+                return "accept" in line.lower()
+        raise EngineError("gnubg gave no resign decision for %s %s: %s" % (position_id, match_id,
+                                                                           "".join(lines[-8:])))
+
+    def resign_offer(self, position_id, match_id):
+        """The level gnubg resigns at as the player on roll, before its roll (0: it plays on): its own turn
+        is taken (``play``) and what it says is read; the session's position is set afresh every time."""
+        import re
+
+        from pipcore.matchid import MatchState
+
+        self.questions += 1
+        side = MatchState.from_id(match_id).on_roll
+        lines = self._ask(["set matchid %s" % self._state(match_id, side), "set board %s" % position_id,
+                           "set player %d gnubg" % side, "play", "set player %d human" % side])
+        for line in lines:
+            m = re.search(r"offers to resign an? (single game|gammon|backgammon)", line)
+            if m:
+                return {"single game": 1, "gammon": 2, "backgammon": 3}[m.group(1)]
+        return 0
+
     def close(self):
         try:
             self.proc.stdin.close()
@@ -260,6 +334,8 @@ class EngineGame:
         self.results = []
         self.plays = 0
         self.cube_actions = 0
+        self.resignations = 0  # offers made and answered by gnubg
+        self._offered = None  # (game, position) of gnubg's offer declined this turn: not made twice
 
     def say(self, text):
         if self.out is not None:
@@ -268,14 +344,31 @@ class EngineGame:
 
     def step(self, snap):
         """Do what the engine must do in this snapshot; returns True if it acted."""
+        offer = snap.get("resign")
+        if offer:
+            if offer.get("player") == self.engine_side:
+                return False  # gnubg's own offer waits for the person's TAKE or DROP
+            accept = self._accepts(snap, offer["player"], offer["level"])
+            self.say("gnubg %s your resignation of a %s" % ("accepts" if accept else "declines",
+                                                          LEVEL_NAMES[offer["level"] - 1]))
+            self.resignations += 1
+            self.link.resign(self.engine_side, action="accept" if accept else "decline")
+            return True
+        if snap.get("keyed"):
+            return False  # physical dice: the person keys in the roll (gnubg's too), the board waits for it
         what = self.seat.action(snap)
+        if what == "turn" and self._resigns(snap):
+            return True
         if what == "turn":
+            self._offered = None  # (declined: this turn goes on; the next may see another offer)
             if self.may_double and self._can_double(snap) and self._doubles(snap):
                 self.say("gnubg doubles")
                 self.cube_actions += 1
                 self.link.show_cube("double")
             else:
                 self.link.roll()
+                if (snap.get("options") or {}).get("dice") == "physical":
+                    self.say("roll the dice for gnubg and key them in (DOUBLE die A, TAKE die B, ROLL)")
             return True
         if what == "answer":
             # the doubler is on roll: its position is the snapshot's
@@ -307,6 +400,37 @@ class EngineGame:
                                   % (play, snap["position_id"], snap["dice"], exc.message))
             return True
         return False
+
+    def _accepts(self, snap, resigner, level):
+        """Does gnubg accept ``resigner``'s offer of ``level``?"""
+        if self.cube_advisor is not None and snap.get("match_id"):
+            return self.cube_advisor.resign_answer(snap["position_id"], snap["match_id"], resigner, level)
+        pid = snap["position_id"] if resigner == snap.get("mover") else swap_position_id(snap["position_id"])
+        win, wg, wbg, lg, lbg = self.engine.probabilities(pid)
+        equity = (2 * win - 1) + (wg - lg) + (wbg - lbg)  # the resigner's, per unit of the cube
+        return level >= -equity - 1e-6  # the points offered are at least what playing on is worth
+
+    def _resigns(self, snap):
+        """Before its roll in a race, gnubg resigns where it would (the person answers at the table)."""
+        key = (snap.get("game"), snap["position_id"])
+        if self._offered == key or not no_contact(snap["position_id"]):
+            return False
+        if self.cube_advisor is not None and snap.get("match_id"):
+            level = self.cube_advisor.resign_offer(snap["position_id"], snap["match_id"])
+        else:
+            level = resign_level_for(self.engine.probabilities(snap["position_id"]))
+        if not level:
+            return False
+        self._offered = key
+        self.resignations += 1
+        self.say("gnubg offers to resign a %s: press TAKE to accept, DROP to decline" % LEVEL_NAMES[level - 1])
+        try:
+            self.link.resign(self.engine_side, level)
+        except CommandError as exc:  # (a gammon that counts single at this cube: the single, then)
+            if level == 1:
+                raise EngineError("the board refused gnubg's resignation: %s" % exc.message)
+            self.link.resign(self.engine_side, 1)
+        return True
 
     def _doubles(self, snap):
         if self.cube_advisor is not None and snap.get("match_id"):

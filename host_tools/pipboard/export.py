@@ -37,6 +37,8 @@ _PATTERNS = (
     ("raccoon", re.compile(r"^" + _P + r" raccoons => (\d+)$")),
     ("timeout", re.compile(r"^" + _P + r" loses on time$")),
     ("end", re.compile(r"^" + _P + r" wins (\d+) points? \((single|gammon|backgammon|drop|time)\)$")),
+    ("resign", re.compile(r"^" + _P + r" resigns a (single|gammon|backgammon)$")),
+    ("unroll", re.compile(r"^" + _P + r"'s (\d)(\d) taken back$")),
 )
 KINDS = {"drop": 0, "single": 1, "gammon": 2, "backgammon": 3, "time": 4}
 
@@ -97,6 +99,10 @@ def text_log_to_record(text, options, variant="backgammon", players=("white", "b
             writer.cube(PLAYERS[g[0]], cube.RACCOON)
         elif kind == "timeout":
             writer.timeout(PLAYERS[g[0]])
+        elif kind == "resign":
+            writer.resign(PLAYERS[g[0]], KINDS[g[1]])
+        elif kind == "unroll":
+            writer.unroll(PLAYERS[g[0]])
         elif kind == "end":
             writer.end(PLAYERS[g[0]], KINDS[g[2]], int(g[1]))
             started = False

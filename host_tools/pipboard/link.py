@@ -341,6 +341,14 @@ class Link:
     def roll(self):
         return self.request("roll")
 
+    def resign(self, player, level=None, action=None):
+        """A resignation: ``player`` (0 white, 1 black) offers ``level`` (1 single, 2 gammon, 3 backgammon),
+        or answers the other's offer (``action`` "accept", "decline"), or withdraws his own ("withdraw")."""
+        args = {"player": player, "action": action or "offer"}
+        if level is not None:
+            args["level"] = level
+        return self.request("resign", **args)
+
     def set_dice(self, dice):
         return self.request("set_dice", dice=list(dice))
 

@@ -26,6 +26,7 @@ LEFT_WIDTH = 28  # gnubg pads the left column to this width
 _OPTIONS_TAG = "; [Pipboard options "
 _OPENING_TAG = "; [Pipboard opening "
 _TIMEOUT_TAG = "; [Pipboard timeout "
+_DICE_TAG = "; [Pipboard dice "  # a provably fair match: its commitment and (after it) its seed
 _DEFAULT_HEADER = ['; [Site "Pipboard"]', ""]
 
 
@@ -149,6 +150,10 @@ def export_mat(record):
             out.append("; [Player %d \"%s\"]" % (k + 1, record.players[k].replace('"', "'")))
     if non_default:
         out.append(_OPTIONS_TAG + "\"%s\"]" % " ".join(non_default))
+    fair = record.fair
+    if fair is not None:  # pipboard verify checks every roll against it (docs/mat-format.md)
+        words = ["commitment=%s" % fair["commitment"]] + (["seed=%s" % fair["seed"]] if fair["seed"] else [])
+        out.append(_DICE_TAG + "\"%s\"]" % " ".join(words))
     out.append("")
     ref = Referee(opts, record.players)
     lines = None
@@ -170,9 +175,10 @@ def export_mat(record):
                 game += 1
                 lines = _Lines()
                 rolls = _opening_rolls(record.entries, i + 1)
-                if len(rolls) > 1 or (rolls and opts["openingReroll"]):
+                if len(rolls) > 1 or (rolls and (opts["openingReroll"] or fair is not None)):
                     # .mat has no place for tied opening rolls (or the opening roll itself when the
-                    # winner rolls afresh); other programs skip this comment
+                    # winner rolls afresh, or whose die was whose, which a fair match's check needs);
+                    # other programs skip this comment
                     out.append(_OPENING_TAG + "\"%s\"]" % " ".join("%d-%d" % t for t in rolls))
                 loser = _timeout_in(record.entries, i + 1)
                 if loser is not None:
@@ -241,9 +247,12 @@ def _opening_rolls(entries, start):
     rolls = []
     for j in range(start, len(entries)):
         e = entries[j]
-        if e[0] != "opening":
+        if e[0] == "unroll" and rolls:
+            rolls.pop()  # keyed in wrong and taken back: the corrected roll follows
+        elif e[0] != "opening":
             break
-        rolls.append((e[1], e[2]))
+        else:
+            rolls.append((e[1], e[2]))
     return rolls
 
 
@@ -329,6 +338,7 @@ def _parse(text):
     option_text = None
     games = []
     full_names = [None, None]
+    fair = None
     pending_opening = []
     pending_timeout = None
     i = 0
@@ -342,6 +352,17 @@ def _parse(text):
         if stripped.startswith(_OPTIONS_TAG.strip()):
             m = re.search(r'"([^"]*)"', stripped)
             option_text = m.group(1) if m else ""
+            continue
+        if stripped.startswith(_DICE_TAG.strip()):
+            m = re.search(r'"([^"]*)"', stripped)
+            fair = {"commitment": None, "seed": None}
+            for word in (m.group(1) if m else "").split():
+                name, _, value = word.partition("=")
+                if name not in fair or not re.match(r"^[0-9a-f]{16,128}$", value):
+                    raise MatImportError("line %d: %r is not the commitment or the seed of fair dice" % (i, word))
+                fair[name] = value
+            if fair["commitment"] is None:
+                raise MatImportError("line %d: fair dice without their commitment" % i)
             continue
         pm = re.match(r'^;\s*\[Player ([12]) "(.*)"\]\s*$', stripped)
         if pm:
@@ -423,7 +444,7 @@ def _parse(text):
     # our own export's header (with or without the player tags of older exports) is no metadata
     if [h for h in header_lines if not re.match(r'^;\s*\[Player [12] "', h.strip())] == _DEFAULT_HEADER:
         header_lines = []
-    return length, games, option_text, header_lines
+    return length, games, option_text, header_lines, fair
 
 
 def _options_from(length, option_text, overrides):
@@ -464,13 +485,16 @@ def import_mat(text, options=None, players=None):
     the Jacoby rule. Every action is checked; the first that is illegal or
     unreadable raises MatImportError naming the game, move and line.
     """
-    length, games, option_text, header_lines = _parse(text)
+    length, games, option_text, header_lines, fair = _parse(text)
     opts = _options_from(length, option_text, options)
     if not games:
         raise MatImportError("the file has no games")
     names = players or games[0]["names"]
     out = _Buffer()
-    ref = Referee(opts, names, RecordWriter(out, "backgammon", header_lines))
+    writer = RecordWriter(out, "backgammon", header_lines)
+    ref = Referee(opts, names, writer)
+    if fair is not None:
+        writer.fair(0, fair["commitment"])  # as the board wrote it: before the first game
     for g in games:
         if ref.phase == MATCH_ENDED:
             break  # gnubg ignores games after the match is won
@@ -505,6 +529,8 @@ def import_mat(text, options=None, players=None):
         if context["rolled"] is not None and not ref.game_over():
             where.action = context["rolled"]
             raise MatImportError("%s: a roll without a play, and no resignation after it" % where)
+    if fair is not None and fair["seed"]:
+        writer.fair(1, fair["seed"])
     return out.getvalue(), ref
 
 

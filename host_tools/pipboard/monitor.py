@@ -13,7 +13,8 @@ import time
 from pipboard.link import CommandError, Link, LinkError
 from pipcore.position import Position, PositionError
 
-REDRAW_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
+REDRAW_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello", "resign",
+                 "fair")
 
 
 def describe(snapshot):
@@ -51,6 +52,7 @@ def describe(snapshot):
         lines.append(" clock: %s" % clock_text(clock))
     if snapshot.get("message"):
         lines.append(" board says: %s" % snapshot["message"])
+    lines.extend(_table_lines(snapshot))
     if snapshot.get("error"):
         lines.append(" FAULT: %s" % snapshot["error"])
     lines += _board_lines(snapshot)
@@ -84,6 +86,8 @@ def _self_test_text(test):
     if not problems:
         return "done: every switch %s works" % ("walked" if test.get("complete") else "reached")
     return "done: " + ", ".join("%s %s" % (p.get("switch"), p.get("fault")) for p in problems)
+
+
 def clock_text(clock):
     """The snapshot's ``clock`` as one line (``white 13:42*  black 14:00   (simple delay 12 s)``)."""
     from pipcore.gameclock import format_line
@@ -104,6 +108,44 @@ def _clock_key(clock):
         return (side, clock.get("flag"), left // 60000 if left >= 60000 else -1 - left // 10000)
     except (KeyError, TypeError, IndexError):
         return None
+
+
+_LEVELS = ("single", "gammon", "backgammon")
+_PATTERN_LETTERS = "WBGA"  # the panel's colours of a commitment: warm white, blue, green, amber
+
+
+def commitment_pattern(commitment):
+    """The panel's picture of a fair match's commitment as text: die A's seven pips, then die B's
+    (top-left, top-right, middle-left, centre, middle-right, bottom-left, bottom-right), one letter each."""
+    from pipcore.fairdice import pattern
+
+    letters = "".join(_PATTERN_LETTERS[c] for c in pattern(commitment))
+    return "die A %s  die B %s" % (letters[:7], letters[7:])
+
+
+def _table_lines(snapshot):
+    """At the table: a resignation offered, dice keyed in, a fair match's commitment and seed."""
+    lines = []
+    offer = snapshot.get("resign")
+    if isinstance(offer, dict):
+        player = offer.get("player")
+        points = offer.get("points")
+        lines.append(" %s offers to resign a %s (%s point%s): %s answers with TAKE (accept) or DROP (decline)" % (
+            "white" if player == 0 else "black", _LEVELS[offer.get("level", 1) - 1], points,
+            "" if points == 1 else "s", "black" if player == 0 else "white"))
+    keyed = snapshot.get("keyed")
+    if isinstance(keyed, dict):
+        a, b = keyed.get("dice") or (0, 0)
+        lines.append(" dice being keyed in: %s-%s" % (a or "?", b or "?"))
+    fair = snapshot.get("fair")
+    if isinstance(fair, dict) and fair.get("commitment"):
+        lines.append(" provably fair dice: commitment %s" % fair["commitment"])
+        lines.append("   the panel shows it before the first roll as %s (W white, B blue, G green, A amber)"
+                     % commitment_pattern(fair["commitment"]))
+        if fair.get("seed"):
+            lines.append("   seed revealed: %s (pipboard verify checks every roll of the exported match)"
+                         % fair["seed"])
+    return lines
 
 
 def describe_event(event):

@@ -11,6 +11,14 @@ Each player runs ``pipboard remote --broker URL --match ID --side white``
   gives its board the next one (``remote_dice``) before the board needs it;
 * ``actions/white``, ``actions/black`` (retained): the record lines of each
   side's own actions, in order (rolls, committed plays, cube actions);
+* ``resign/white``, ``resign/black`` (retained): that side's resignation
+  offer as made on its own board (``offer``: a number per offer, ``level``:
+  1..3, 0 once withdrawn); the other host offers it on its board for that
+  side (``resign``), where the person answers with TAKE or DROP;
+* ``answer/white``, ``answer/black`` (retained): that side's answer to the
+  other's offer (``offer``, ``answer``: accept or decline), which the
+  offering side's host gives its own board: both boards end the game with
+  the same resignation, or both play on;
 * ``stop`` (retained): a disagreement, with the reason; both hosts stop;
 * ``reveal`` (retained): the seed, published at the match's end; both hosts
   check every roll against the commitment.
@@ -55,7 +63,7 @@ def action_text(entry):
     if kind == "cube":
         return "cube " + ACTION_NAMES.get(entry[2], str(entry[2]))
     if kind == "resign":
-        return "resign %d" % entry[2]  # the board has no resign button yet: a resignation stops the match
+        return "resign %d" % entry[2]  # an accepted resignation (offers and answers travel apart: resign/)
     return None
 
 
@@ -101,6 +109,13 @@ class RemoteMatch:
         self.stopped = None
         self.revealed = None
         self.verified = None
+        # resignations (see the module doc): this side's offer as published, the other side's as received
+        self.my_offer = None  # (offer number, level) of the offer on this board
+        self.my_offers = 0
+        self.answers = {}  # offer number -> "accept" / "decline": the other side's answers to ours
+        self.their_offer = None  # {"offer": n, "level": L} as the other side published it
+        self.their_applied = None  # (offer number, level) given to this board
+        self.answered = {}  # offer number -> our answer to theirs (published)
         if self.authority:
             from pipdrivers.dice import Dice
 
@@ -156,6 +171,11 @@ class RemoteMatch:
                     if lines[:len(self.theirs)] != self.theirs:
                         self._stop("%s's published actions changed" % self.other, publish=True)
                     self.theirs = list(lines)
+            elif leaf == "resign/" + self.other and isinstance(obj.get("offer"), int):
+                self.their_offer = {"offer": obj["offer"], "level": obj.get("level", 0)}
+            elif leaf == "answer/" + self.other and obj.get("answer") in ("accept", "decline"):
+                if isinstance(obj.get("offer"), int):
+                    self.answers[obj["offer"]] = obj["answer"]
             elif leaf == "stop" and obj.get("reason") and self.stopped is None:
                 self.stopped = obj["reason"]
                 self.say("MATCH STOPPED by %s's host: %s" % (obj.get("by"), obj["reason"]))
@@ -209,6 +229,7 @@ class RemoteMatch:
                 if k == 0:
                     self.say("the dice are ready (commitment %s): press ROLL" % self.commitment)
         self._act(snap)
+        self._resignations(snap)
         if snap.get("phase") == "match-over":
             self._finish()
         return snap
@@ -242,6 +263,9 @@ class RemoteMatch:
         here = own_lines(record, SIDES.index(self.other))
         for i, line in enumerate(here):
             if i >= len(self.theirs):
+                if i == len(here) - 1 and line.startswith("resign ") and (
+                        self.their_applied is not None or "accept" in self.answered.values()):
+                    break  # their offer, accepted here: their board records it once it has our answer
                 self._stop("this board recorded %r for %s, which %s did not publish" % (line, self.other,
                                                                                        self.other))
                 return
@@ -272,13 +296,77 @@ class RemoteMatch:
             elif kind == "cube" and what != "double" and phase == "cube-offered":
                 self.link.show_cube(what)
             elif kind == "resign":
-                self._stop("%s resigned, which this board cannot record" % self.other)
+                pass  # accepted on this board already (_resignations): nothing to carry out
         except CommandError as exc:
             self._stop("this board refused %s's %r: %s" % (self.other, line, exc.message))
 
     shown = None
     _record_key = None
     _entries = ()
+
+    def _resignations(self, snap):
+        """Offers and answers cross: ours published, theirs offered on this board, answers carried back."""
+        if self.stopped:
+            return
+        me = SIDES.index(self.side)
+        other = 1 - me
+        offer = snap.get("resign") or None
+        with self.lock:
+            mine = offer if offer and offer.get("player") == me else None
+            if mine is not None and (self.my_offer is None or self.my_offer[1] != mine["level"]):
+                if self.my_offer is None:
+                    self.my_offers += 1
+                self.my_offer = (self.my_offers, mine["level"])
+                self._publish_offer(mine["level"])
+                self.say("you offer to resign a %s: waiting for %s's answer on the other board"
+                         % (("single", "gammon", "backgammon")[mine["level"] - 1], self.other))
+            elif mine is None and self.my_offer is not None:
+                if self.my_offer[0] not in self.answers:
+                    self._publish_offer(0)  # withdrawn on this board
+                self.my_offer = None
+            answer = self.answers.get(self.my_offer[0]) if self.my_offer is not None else None
+            theirs = self.their_offer
+            applied = self.their_applied
+        try:
+            if answer is not None and mine is not None:
+                self.link.resign(other, action=answer)  # their answer, given on this board
+                with self.lock:
+                    self.my_offer = None  # answered: an offer made after this one has a number of its own
+                self.say("%s %ss your resignation" % (self.other, answer))
+                return
+            if applied is not None and not (offer and offer.get("player") == other):
+                self._answered(applied, snap)  # the person here answered their offer
+                return
+            if theirs is None or theirs["offer"] in self.answered:
+                return
+            if theirs["level"] and (offer is None or offer.get("player") == other and
+                                    offer.get("level") != theirs["level"]):
+                self.link.resign(other, theirs["level"])
+                with self.lock:
+                    self.their_applied = (theirs["offer"], theirs["level"])
+                self.say("%s offers to resign a %s: TAKE accepts, DROP declines" % (
+                    self.other, ("single", "gammon", "backgammon")[theirs["level"] - 1]))
+            elif not theirs["level"] and offer and offer.get("player") == other:
+                self.link.resign(other, action="withdraw")
+                with self.lock:
+                    self.their_applied = None
+                    self.answered[theirs["offer"]] = "withdrawn"
+        except CommandError:
+            pass  # this board is not there yet (the other side's last action still being carried out)
+
+    def _answered(self, applied, snap):
+        result = snap.get("result")
+        accepted = snap.get("phase") in ("game-over", "match-over") and bool(result)
+        answer = "accept" if accepted else "decline"
+        with self.lock:
+            self.their_applied = None
+            self.answered[applied[0]] = answer
+            self.broker.publish(self.topic("answer", self.side), {"v": 1, "offer": applied[0], "answer": answer},
+                                retain=True)
+
+    def _publish_offer(self, level):
+        self.broker.publish(self.topic("resign", self.side), {"v": 1, "offer": self.my_offers, "level": level},
+                            retain=True)
 
     def _finish(self):
         from pipdrivers.dice import FairnessError, verify
@@ -301,6 +389,10 @@ class RemoteMatch:
 
     def run(self, stop=None, poll_s=0.05):
         """Play until the match is over and checked, or stopped; returns the exit code."""
+        source = (self.link.snapshot().get("options") or {}).get("dice", "electronic")
+        if source != "electronic":
+            raise RemoteError("this board's match has %s dice: a remote match takes its dice from white's host "
+                              "(start a match with electronic dice on the board first)" % source)
         self.broker.start()
         self.say("remote match %s: you play %s on %s%s" % (
             self.match, self.side, self.link.name, " (dice authority)" if self.authority else ""))

@@ -44,8 +44,11 @@ _BUTTONS = {
     "TAKE": (g.BTN_WHITE_TAKE, g.BTN_BLACK_TAKE),
     "DROP": (g.BTN_WHITE_DROP, g.BTN_BLACK_DROP),
     "NEXT": (g.BTN_MENU, g.BTN_MENU),
+    "UNDO": (g.BTN_UNDO, g.BTN_UNDO),
+    "RESIGN": (g.BTN_WHITE_DROP, g.BTN_BLACK_DROP),  # held long (pipcore.resign)
 }
 _LONG_BUTTONS = {"NEW": g.BTN_UNDO, "MENU": g.BTN_MENU}
+_HELD = ("RESIGN",)  # a side's button held long
 
 
 class _FastFile(_MemFile):
@@ -239,10 +242,14 @@ class SimBoard:
         else:
             if player is None:
                 player = ctl.mover
-                if name in ("TAKE", "DROP", "BEAVER", "RACCOON", "DOUBLE") and ctl.offerer >= 0:
+                offer = ctl.pending.display if ctl.pending is not None else ()
+                if offer and offer[0] == "resign":
+                    # the offering side raises (DROP) and withdraws (RESIGN); the other side answers
+                    player = offer[1] if name == "RESIGN" else 1 - offer[1]
+                elif name in ("TAKE", "DROP", "BEAVER", "RACCOON", "DOUBLE", "RESIGN") and ctl.offerer >= 0:
                     player = ctl.ref.cube.responder()  # the side that must answer the cube
             button = _BUTTONS[name][player]
-            hold = PRESS_MS
+            hold = LONG_MS if name in _HELD else PRESS_MS
         pad = self.twins.pad
         pad.press(button)
         self.advance(hold)

@@ -1,16 +1,9 @@
-"""Dice driver: determinism, fairness check, manual entry (CPython and MicroPython)."""
+"""Dice driver: determinism, fairness check, a fair match's dice (CPython and MicroPython).
 
-from pipdrivers.dice import (
-    ENTRY_BACK,
-    ENTRY_DOWN,
-    ENTRY_OK,
-    ENTRY_UP,
-    Dice,
-    DiceError,
-    FairnessError,
-    ManualEntry,
-    verify,
-)
+(Physical dice keyed in with the buttons: tests/mp/test_table.py.)"""
+
+from pipcore.fairdice import FairMatch, pattern
+from pipdrivers.dice import Dice, DiceError, FairnessError, commitment_of, verify
 
 SEED = bytes(range(100, 132))
 
@@ -70,18 +63,47 @@ def test_entropy_source_and_short_seed():
         assert False
 
 
-def test_manual_entry():
-    entry = ManualEntry()
-    assert not entry.press(ENTRY_UP)  # 2
-    entry.press(ENTRY_UP)  # 3
-    entry.press(ENTRY_OK)
-    entry.press(ENTRY_DOWN)  # 1 -> 6
-    entry.press(ENTRY_BACK)
-    assert entry.index == 0
-    entry.press(ENTRY_OK)
-    assert entry.press(ENTRY_OK)
-    assert entry.dice() == (3, 6)
-    single = ManualEntry(1)
-    single.press(ENTRY_DOWN)
-    single.press(ENTRY_OK)
-    assert single.dice() == (6,)
+class Writer:
+    def __init__(self):
+        self.entries = []
+
+    def fair(self, kind, text):
+        self.entries.append((kind, text))
+
+
+def test_a_fair_match_draws_its_seed_in_order_and_survives_a_restore():
+    writer = Writer()
+    fair = FairMatch.new(lambda n: bytes(range(100, 100 + n)), writer)
+    assert fair.commitment == commitment_of(SEED) and writer.entries == [(0, fair.commitment)]
+    assert fair.public() == {"commitment": fair.commitment, "rolls": 0, "seed": None}  # the seed stays secret
+    seen = []
+    for _ in range(5):
+        pair = fair.pair()
+        assert fair.pair() == pair  # asked twice (a replayed event): the same dice, nothing drawn twice
+        fair.used_pair()
+        seen.extend(pair)
+    again = FairMatch.restore(fair.snapshot())  # a power cut: the seed and the dice used come back
+    pair = again.pair()
+    again.used_pair()
+    seen.extend(pair)
+    board = Dice(SEED)
+    assert seen == [board.die() for _ in range(12)]
+    assert again.reveal(writer) and not again.reveal(writer)  # revealed once
+    assert writer.entries[-1] == (1, again.seed) and again.public()["seed"] == again.seed
+    assert verify(again.seed, again.commitment, seen) == 12
+
+
+def test_fair_dice_need_entropy():
+    try:
+        FairMatch.new(None)
+    except DiceError:
+        pass
+    else:
+        assert False
+
+
+def test_the_commitment_pattern_takes_two_bits_per_pip():
+    assert pattern("0000000" + "f" * 57) == [0] * 14
+    assert pattern("fffffff" + "0" * 57) == [3] * 14
+    assert pattern("4000000" + "0" * 57) == [1] + [0] * 13  # the first two bits: die A's first pip
+    assert pattern("0000001" + "0" * 57) == [0] * 13 + [1]

@@ -68,15 +68,40 @@ def test_cube_value_and_owner():
             assert False, bad
 
 
-def test_turn_and_entry():
+def test_turn_and_keyed_dice():
     px, d, _ = make()
     d.turn(0)
     assert px[g.LED_TURN_WHITE] != (0, 0, 0) and px[g.LED_TURN_BLACK] == (0, 0, 0)
     d.turn(1)
     assert px[g.LED_TURN_WHITE] == (0, 0, 0) and px[g.LED_TURN_BLACK] != (0, 0, 0)
-    d.entry(bytearray((4, 2)), 1)
-    assert px.effect(g.LED_DIE_B + g.PIP_TL) == BLINK
-    assert px.effect(g.LED_DIE_A + g.PIP_TL) != BLINK
+    d.keyed(4, 0, 1)  # black keys in: die A 4 so far, die B not yet
+    assert px.effect(g.LED_DIE_A + g.PIP_TL) == BLINK and px[g.LED_DIE_A + g.PIP_TL][2] == 255  # black's blue
+    assert lit(px, g.LED_DIE_A, 7) == [g.PIP_TL, g.PIP_TR, g.PIP_BL, g.PIP_BR] and lit(px, g.LED_DIE_B, 7) == []
+
+
+def test_resignation_and_commitment():
+    px, d, _ = make()
+    d.resign(0, 2, 4)  # white offers a gammon at cube 2: 4 points
+    assert lit(px, g.LED_DIE_A, 7) == [g.PIP_TL, g.PIP_BR] and len(lit(px, g.LED_DIE_B, 7)) == 4
+    assert px.effect(g.LED_DIE_A + g.PIP_TL) == PULSE and px.effect(g.LED_TURN_BLACK) == PULSE
+    assert px[g.LED_TURN_WHITE] == (0, 0, 0)  # black answers: his light pulses
+    d.resign(1, 1, 9)
+    assert len(lit(px, g.LED_DIE_B, 7)) == 6  # 6 for 6 and more
+    try:
+        d.resign(0, 4, 4)
+    except DisplayError:
+        pass
+    else:
+        assert False
+    from pipcore.fairdice import pattern
+    from pipdrivers.dice_display import PATTERN_COLOURS
+    commitment = "1b6e2f4" + "0" * 57
+    d.commitment(commitment)
+    colours = pattern(commitment)
+    for k in range(14):
+        base = g.LED_DIE_A if k < 7 else g.LED_DIE_B - 7
+        c = PATTERN_COLOURS[colours[k]]
+        assert px[base + k] == ((c >> 16) & 255, (c >> 8) & 255, c & 255), k
 
 
 def test_tumble_changes_faces():

@@ -207,4 +207,4 @@ def test_header_line_entries_in_the_wrong_place_are_errors():
     assert "after the first game" in raises(RecordError, read_record, head + frame(b"G") + frame(b"T\x00late"))
     assert "flag" in raises(RecordError, read_record, head + frame(b"T\x07x") + frame(b"G"))
     assert "empty" in raises(RecordError, read_record, head + frame(b"T") + frame(b"G"))
-    assert "version 3" in raises(RecordError, read_record, frame(b"HPIPREC\x03backgammon"))
+    assert "version 4" in raises(RecordError, read_record, frame(b"HPIPREC\x04backgammon"))

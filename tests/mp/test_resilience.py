@@ -74,7 +74,7 @@ def test_a_start_that_cannot_read_its_save_keeps_it_for_the_next_start():
     saved = dict(bench.flash.files)
     real_restore = Controller.__dict__["restore"]
 
-    def failing_restore(cls, snap, capacity=None, store=None):
+    def failing_restore(cls, snap, capacity=None, store=None, entropy=None):
         raise MemoryError("restore")
 
     Controller.restore = classmethod(failing_restore)

@@ -136,4 +136,9 @@ def state(board, bridge):
         "record": list(ctl.record[-12:]),
         "clock": snap.get("clock"),  # the tournament clock (docs/protocol.md), or None
         "now": board.now,
+        # at the table (docs/protocol.md): a resignation offered, dice keyed in, a fair match's dice
+        "resign": snap.get("resign"),
+        "keyed": snap.get("keyed"),
+        "fair": snap.get("fair"),
+        "dice_source": snap["options"].get("dice", "electronic"),
     }

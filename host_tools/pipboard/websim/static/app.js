@@ -38,9 +38,10 @@ function drawStatic() {
   for (const [player, side] of [[0, "white"], [1, "black"]]) {
     const row = document.createElement("div");
     row.className = "side-buttons"; row.textContent = side + ": ";
-    for (const name of ["ROLL", "DONE", "DOUBLE", "TAKE", "DROP"]) {
+    for (const name of ["ROLL", "DONE", "DOUBLE", "TAKE", "DROP", "RESIGN"]) {
       const btn = document.createElement("button");
-      btn.textContent = name; btn.id = "btn-" + side + "-" + name;
+      // RESIGN is the side's DROP held long: offer to resign (then DROP raises the offer)
+      btn.textContent = name === "RESIGN" ? "hold DROP: resign" : name; btn.id = "btn-" + side + "-" + name;
       btn.onclick = () => post({ do: "press", button: name, player });
       row.appendChild(btn);
     }
@@ -128,11 +129,29 @@ function draw() {
   document.getElementById("hardware").textContent = (state.hardware || []).join("; ");
   board.dataset.menu = menu.open ? menu.item : "";
   board.dataset.selftest = test ? test.step : "";
+  document.getElementById("table").textContent = tableText(state);
   document.getElementById("hand").textContent = state.hand.length ?
       "In hand: " + state.hand.map((c) => c ? "black" : "white").join(", ") : "Hand empty";
   document.getElementById("box-white").textContent = state.hand.length ? "put in box" : `take white from box (${state.box[0]})`;
   document.getElementById("box-black").textContent = state.hand.length ? "put in box" : `take black from box (${state.box[1]})`;
   board.dataset.phase = state.phase;
+}
+
+const LEVELS = ["single", "gammon", "backgammon"];
+function tableText(s) {  // a resignation offered, dice keyed in, a fair match's commitment
+  const lines = [];
+  if (s.resign) {
+    const who = s.resign.player ? "black" : "white", other = s.resign.player ? "white" : "black";
+    const pts = `${s.resign.points} point${s.resign.points === 1 ? "" : "s"}`;
+    lines.push(`${who} offers to resign a ${LEVELS[s.resign.level - 1]} (${pts}): ` +
+               `${other} TAKE accepts, DROP declines`);
+  }
+  if (s.keyed) lines.push(`dice keyed in: ${s.keyed.dice[0] || "?"}-${s.keyed.dice[1] || "?"} ` +
+                          "(DOUBLE steps die A, TAKE die B, ROLL confirms; UNDO corrects before a checker moves)");
+  else if (s.dice_source === "physical") lines.push("physical dice: roll them, then press ROLL and key them in");
+  if (s.fair) lines.push(`provably fair dice: commitment ${s.fair.commitment}` +
+                         (s.fair.seed ? `, seed ${s.fair.seed}` : " (the seed is revealed after the match)"));
+  return lines.join("\n");
 }
 
 async function refresh() {

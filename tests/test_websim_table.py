@@ -1,0 +1,119 @@
+"""The browser simulator at the table, in Debian's chromium (Playwright): a resignation and keyed-in dice.
+
+Everything is done by clicks on the page's buttons, as on the wooden board:
+a side's DROP held offers to resign and raises the offer, the other side's
+TAKE accepts; physical dice are keyed in with DOUBLE and TAKE, confirmed
+with ROLL, and corrected with UNDO before the first checker moves. The panel
+LEDs drawn on the page are the board's own (the resignation's level and
+points, the blinking keyed dice).
+"""
+
+import os
+
+import pytest
+
+pytest.importorskip("pipboard.simboard", reason="the simulated board is not on this branch yet")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from pipboard.link import Link  # noqa: E402
+from pipboard.websim import server  # noqa: E402
+from pipcore import geometry as g  # noqa: E402
+from pipcore.record import read_record  # noqa: E402
+
+from test_websim_browser import ARGS, ARTIFACTS, CHROMIUM, shot, wait_phase  # noqa: E402
+
+
+@pytest.fixture
+def page_and_sim():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is missing at %s (make setup installs it)" % CHROMIUM)
+    sim = server.start(seed=7, test_mode=True, http_port=0, protocol_port=0)
+    link = Link.open("sim:" + sim.protocol_address)
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 760})
+            page.goto(sim.url)
+            page.wait_for_selector("body[data-ready='1']", timeout=15000)
+            yield page, sim, link
+        finally:
+            browser.close()
+            link.close()
+            sim.close()
+
+
+def click(page, button_id):
+    page.click("#" + button_id)
+
+
+def wait_table(page, text):
+    page.wait_for_function("document.getElementById('table').textContent.includes(%r)" % text, timeout=10000)
+
+
+def die_pips_lit(page, base):
+    """Pips of the die whose first panel pixel is ``base`` lit on the page (the board's own pixels)."""
+    return sorted(int(e.get_attribute("data-pixel")) - base for e in page.locator("circle.led").all()
+                  if base <= int(e.get_attribute("data-pixel")) < base + g.DIE_PIPS)
+
+
+def test_a_resignation_offered_raised_and_accepted_by_clicks(page_and_sim):
+    page, sim, link = page_and_sim
+    page.click("#btn-setup")
+    wait_phase(page, "opening")
+    link.set_dice([4, 2])
+    click(page, "btn-ROLL")
+    wait_phase(page, "moving")
+    click(page, "btn-white-RESIGN")  # white holds his DROP: a single
+    wait_table(page, "white offers to resign a single (1 point)")
+    assert link.snapshot()["resign"] == {"player": 0, "level": 1, "points": 1}
+    click(page, "btn-white-DROP")  # raised to a gammon
+    wait_table(page, "white offers to resign a gammon (2 points)")
+    page.wait_for_function("document.querySelectorAll(\"circle.led[data-pixel='%d']\").length > 0"
+                           % (g.LED_DIE_A + g.PIP_TL))
+    assert die_pips_lit(page, g.LED_DIE_A) == [g.PIP_TL, g.PIP_BR]  # die A: the level, 2
+    assert die_pips_lit(page, g.LED_DIE_B) == [g.PIP_TL, g.PIP_BR]  # die B: the points, 2
+    shot(page, "table_1_resignation.png")
+    click(page, "btn-white-TAKE")  # his own TAKE is no answer
+    assert link.snapshot()["resign"]["level"] == 2
+    click(page, "btn-black-TAKE")  # black accepts
+    wait_phase(page, "game-over")
+    snap = link.snapshot()
+    assert "resign" not in snap and snap["result"] == [1, 2, "gammon"] and snap["score"] == [0, 2]
+    page.wait_for_function("document.getElementById('table').textContent === ''")
+    record = read_record(link.record())
+    assert [e for e in record.entries if e[0] in ("resign", "end")] == [("resign", 0, 2), ("end", 1, 2, 2)]
+    shot(page, "table_2_resigned.png")
+
+
+def test_physical_dice_keyed_in_and_corrected_by_clicks(page_and_sim):
+    page, sim, link = page_and_sim
+    link.new_game(options={"dice": "physical"})
+    page.click("#btn-setup")
+    wait_phase(page, "opening")
+    click(page, "btn-ROLL")  # the entry opens: both dice blank, blinking once keyed
+    wait_table(page, "dice keyed in: ?-?")
+    for _ in range(5):
+        click(page, "btn-white-DOUBLE")  # die A (white's die at the opening): 5
+    for _ in range(2):
+        click(page, "btn-black-TAKE")  # die B (black's): 2
+    wait_table(page, "dice keyed in: 5-2")
+    assert die_pips_lit(page, g.LED_DIE_A) == sorted(p for p in range(7) if g.DIE_FACE_MASKS[5] >> p & 1)
+    shot(page, "table_3_keyed.png")
+    click(page, "btn-white-ROLL")  # confirmed: white plays 5-2
+    wait_phase(page, "moving")
+    assert link.snapshot()["dice"] == [5, 2]
+    click(page, "btn-UNDO")  # it was 5-3 on the table: corrected before a checker moves
+    wait_table(page, "dice keyed in: 5-2")
+    click(page, "btn-black-TAKE")
+    wait_table(page, "dice keyed in: 5-3")
+    click(page, "btn-white-DONE")
+    page.wait_for_function("document.getElementById('phase').textContent.includes('dice 5-3')", timeout=10000)
+    snap = link.snapshot()
+    assert snap["phase"] == "moving" and snap["dice"] == [5, 3] and "keyed" not in snap
+    entries = read_record(link.record()).entries
+    assert entries[1:] == [("opening", 5, 2), ("unroll", 0), ("opening", 5, 3)], entries
+    with pytest.raises(Exception) as exc:
+        link.set_dice([1, 1])  # the dice of this match are keyed in, not set by a host
+    assert "keyed in with the buttons" in str(exc.value)
+    shot(page, "table_4_corrected.png")
