@@ -346,15 +346,15 @@ class Controller(ControllerViews):
                 self._enter()
         elif want == ROLL_TURN and phase == TURN_START:
             self.ref.roll((a, b))
-            self.save_due = True
-            self._start_moving()  # (its marks evaluated: once is enough on the roll's path)
-            return
         else:
             return
         if self.fair is not None:
             self.fair.used_pair()
         self.save_due = True
-        self._evaluate()
+        if want == ROLL_TURN:
+            self._start_moving()  # (its marks evaluated: once is enough on the roll's path)
+        else:
+            self._evaluate()
 
     # ------------------------------------------------------------- the roll played
     def _start_moving(self):
