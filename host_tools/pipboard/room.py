@@ -507,25 +507,25 @@ def run(args, out=sys.stdout):
         sys.stderr.write("pipboard room: %s\n" % exc)
         return 2
     page = None
-    if not room.start(wait=5.0):
-        out.write("broker %s not reachable yet: the room keeps trying\n" % room.broker.url)
-    if args.http_port:
-        from pipboard.roompage import RoomPage
+    try:  # Ctrl-C at any moment from here (even while the boards start) stops the room cleanly
+        if not room.start(wait=5.0):
+            out.write("broker %s not reachable yet: the room keeps trying\n" % room.broker.url)
+        if args.http_port:
+            from pipboard.roompage import RoomPage
 
-        try:
-            page = RoomPage(room.broker.url, room.room, args.host, args.http_port)
-        except OSError as exc:
-            sys.stderr.write("pipboard room: the room page cannot listen on port %d: %s\n" % (args.http_port, exc))
-            room.stop()
-            return 1
-        out.write("room page: %s\n" % page.url)
-    for table in demo:
-        table.start()
-    out.write("room %r on %s: %d board%s%s. Ctrl-C stops it.\n" % (
-        room.room, room.broker.url, len(room.bridges), "" if len(room.bridges) == 1 else "s",
-        ", recording to %s" % args.record if args.record else ""))
-    out.flush()
-    try:
+            try:
+                page = RoomPage(room.broker.url, room.room, args.host, args.http_port)
+            except OSError as exc:
+                sys.stderr.write("pipboard room: the room page cannot listen on port %d: %s\n"
+                                 % (args.http_port, exc))
+                return 1
+            out.write("room page: %s\n" % page.url)
+        for table in demo:
+            table.start()
+        out.write("room %r on %s: %d board%s%s. Ctrl-C stops it.\n" % (
+            room.room, room.broker.url, len(room.bridges), "" if len(room.bridges) == 1 else "s",
+            ", recording to %s" % args.record if args.record else ""))
+        out.flush()
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
