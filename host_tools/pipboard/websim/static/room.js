@@ -52,7 +52,7 @@ function show(name, v) {
   const parts = [v.online ? v.phase : "board offline"];
   if (v.dice) parts.push(`dice ${v.dice[0]}-${v.dice[1]}`);
   if (v.cube > 1) parts.push(`cube ${v.cube}`);
-  if (v.clock) parts.push(`clock ${JSON.stringify(v.clock)}`);
+  if (v.clock) parts.push(clockText(v.clock, players));
   if (v.result && (v.phase === "game-over" || v.phase === "match-over")) parts.push(`${v.result[0] ? players.black : players.white} wins ${v.result[1]}`);
   q(".status").textContent = parts.join("   ");
   q(".last-play").textContent = v.last_play ? "last play: " + v.last_play : "";
@@ -84,3 +84,10 @@ function connect() {
   layout = await (await fetch("/layout")).json();
   connect();
 })();
+
+// The tournament clock as a line: each side's time left, the running one starred, a fallen flag named.
+function clockText(c, players) {
+  const mmss = (ms) => { const s = Math.ceil(Math.max(0, ms) / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+  const side = (p, name) => `${name} ${mmss((c.remaining || [0, 0])[p])}${c.running === p ? "*" : ""}${c.flag === p ? " (flag fell)" : ""}`;
+  return `clock ${side(0, players.white)}  ${side(1, players.black)}`;
+}
