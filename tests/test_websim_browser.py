@@ -8,6 +8,7 @@ is exact. Screenshots go to tests/artifacts/ (set PIPBOARD_DOCS_SHOT=1 to
 refresh docs/simulator.png as well).
 """
 
+import contextlib
 import os
 import shutil
 
@@ -27,17 +28,18 @@ ARTIFACTS = os.path.join(ROOT, "tests", "artifacts")
 ERROR_RGB = "120,0,0"  # pipcore.render: the flashing red of a wrong placement
 
 
-@pytest.fixture
-def page_and_sim():
+@contextlib.contextmanager
+def sim_page(seed, height=760):
+    """A simulator in test mode, the browser page on it (ready), and a protocol link to the same board."""
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian's chromium is missing at %s (make setup installs it)" % CHROMIUM)
-    sim = server.start(seed=2, test_mode=True, http_port=0, protocol_port=0)
+    sim = server.start(seed=seed, test_mode=True, http_port=0, protocol_port=0)
     link = Link.open("sim:" + sim.protocol_address)
     os.makedirs(ARTIFACTS, exist_ok=True)
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 760})
+            page = browser.new_page(viewport={"width": 1280, "height": height})
             page.goto(sim.url)
             page.wait_for_selector("body[data-ready='1']", timeout=15000)
             yield page, sim, link
@@ -45,6 +47,12 @@ def page_and_sim():
             browser.close()
             link.close()
             sim.close()
+
+
+@pytest.fixture
+def page_and_sim():
+    with sim_page(2) as opened:
+        yield opened
 
 
 def loc(page, n):

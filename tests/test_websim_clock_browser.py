@@ -17,9 +17,7 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from pipboard.link import Link  # noqa: E402
-from pipboard.websim import server  # noqa: E402
-from test_websim_browser import ARGS, ARTIFACTS, CHROMIUM, loc, move_by_clicks, wait_phase  # noqa: E402
+from test_websim_browser import ARTIFACTS, loc, move_by_clicks, sim_page, wait_phase  # noqa: E402
 
 CLOCK_RGB = "0,184,160"  # pipcore.gameclock.CLOCK_COLOUR
 
@@ -27,22 +25,8 @@ CLOCK_RGB = "0,184,160"  # pipcore.gameclock.CLOCK_COLOUR
 @pytest.fixture
 def browser_sim():
     """The browser page on a simulator in test mode, and a protocol link to the same board."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is missing at %s (make setup installs it)" % CHROMIUM)
-    sim = server.start(seed=2, test_mode=True, http_port=0, protocol_port=0)
-    link = Link.open("sim:" + sim.protocol_address)
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 760})
-            page.goto(sim.url)
-            page.wait_for_selector("body[data-ready='1']", timeout=15000)
-            yield page, link
-        finally:
-            browser.close()
-            link.close()
-            sim.close()
+    with sim_page(2) as (page, _sim, link):
+        yield page, link
 
 
 def shot(page, name):

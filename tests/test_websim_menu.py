@@ -12,36 +12,16 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from pipboard.link import Link  # noqa: E402
-from pipboard.websim import server  # noqa: E402
 from pipcore import geometry as g  # noqa: E402
 from pipcore import menu  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ARTIFACTS = os.path.join(ROOT, "tests", "artifacts")
+from test_websim_browser import ARTIFACTS, sim_page  # noqa: E402
 
 
 @pytest.fixture
 def page_and_sim():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is missing at %s (make setup installs it)" % CHROMIUM)
-    sim = server.start(seed=5, test_mode=True, http_port=0, protocol_port=0)
-    link = Link.open("sim:" + sim.protocol_address)
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(sim.url)
-            page.wait_for_selector("body[data-ready='1']", timeout=15000)
-            yield page, sim, link
-        finally:
-            browser.close()
-            link.close()
-            sim.close()
+    with sim_page(5, height=800) as opened:
+        yield opened
 
 
 def wait_attr(page, name, value):

@@ -8,39 +8,22 @@ LEDs drawn on the page are the board's own (the resignation's level and
 points, the blinking keyed dice).
 """
 
-import os
 
 import pytest
 
 pytest.importorskip("pipboard.simboard", reason="the simulated board is not on this branch yet")
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from pipboard.link import Link  # noqa: E402
-from pipboard.websim import server  # noqa: E402
 from pipcore import geometry as g  # noqa: E402
 from pipcore.record import read_record  # noqa: E402
 
-from test_websim_browser import ARGS, ARTIFACTS, CHROMIUM, shot, wait_phase  # noqa: E402
+from test_websim_browser import shot, sim_page, wait_phase  # noqa: E402
 
 
 @pytest.fixture
 def page_and_sim():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is missing at %s (make setup installs it)" % CHROMIUM)
-    sim = server.start(seed=7, test_mode=True, http_port=0, protocol_port=0)
-    link = Link.open("sim:" + sim.protocol_address)
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 760})
-            page.goto(sim.url)
-            page.wait_for_selector("body[data-ready='1']", timeout=15000)
-            yield page, sim, link
-        finally:
-            browser.close()
-            link.close()
-            sim.close()
+    with sim_page(7) as opened:
+        yield opened
 
 
 def click(page, button_id):
