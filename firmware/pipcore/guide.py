@@ -9,7 +9,7 @@ long, the play a host gave, the candidates to pick from. It knows nothing
 of the cube, the score or the phases.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, owner_at, slot_loc
+from pipcore.board import BAR0, NLOC, loc_point, owner_at, slot_loc, slot_table
 from pipcore.names import (M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE,
                            M_PLAY_FROM, M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, NOBODY)
 from pipcore.tracker import AT_REST, WRONG
@@ -36,41 +36,49 @@ class TurnGuide:
         self.mover = tracker.mover
         self.nardy = tracker.nardy
         self.transit_since = -1  # when checkers went into the hand (ms), -1 when none are
+        self.tournament = False  # (the last ``show``'s: no sources nor targets lit)
+        self._table = slot_table(self.mover, self.nardy)  # the mover's slot -> location
 
     def show(self, sensed, now, tournament=False, missing_now=False):
-        """Mark the board for the counts ``sensed`` at ``now``; returns the message."""
-        tr = self.tracker
-        kind = tr.follow(bytes(sensed))
+        """Mark the board for the counts ``sensed`` at ``now``; returns the message.
+
+        (This and the methods below keep to 11 locals and stack slots where they run at every
+        settled change: a bigger frame is allocated on the heap, slow in a game's heap.)"""
+        self.tournament = tournament
+        kind = self.tracker.follow(bytes(sensed))
         if kind == AT_REST:
             self.transit_since = -1
-            return self._at_rest(tr, tournament)
+            return self._at_rest()
         if kind == WRONG:
             self.transit_since = -1
-            return self._wrong(tr, sensed)
-        return self._adjusting(tr, sensed, now, tournament, missing_now)
+            return self._wrong(self.tracker, sensed)
+        return self._adjusting(sensed, now, missing_now)
 
-    def _at_rest(self, tr, tournament):
-        cur = tr.cur
+    def _at_rest(self):
+        tr = self.tracker
+        cands = tr.cands
         complete = False
-        for n in tr.cands:
-            if tr.complete(n.pos):
-                complete = True
+        i = 0
+        while not complete and i < len(cands):
+            complete = tr.finished(cands[i])
+            i += 1
         if self.forced is not None:
-            self._show_forced(cur)
+            self._show_forced(tr.cur)
             return "play the move shown: %s" % ("press DONE" if complete else "from / to")
-        if complete and (not cur.left or not tr.sources(cur)):
+        if complete and (not tr.cur.left or not tr.sources(tr.cur)):
             return "press DONE to finish the turn"
-        if not tournament:
-            self._sources(tr, cur)
-        more = len(tr.cands)
-        if more > 1:
-            return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(cur.left), more)
-        return "move: %s left" % _dice(cur.left)
+        if not self.tournament:
+            self._sources(tr, tr.cur)
+        if len(cands) > 1:
+            return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
+        return "move: %s left" % _dice(tr.cur.left)
 
     def _sources(self, tr, node):
-        mover = self.mover
-        for p in tr.sources(node):
-            self.mark(slot_loc(mover, p, self.nardy), M_SOURCE, mover)
+        srcs = tr.sources(node)
+        i = 0
+        while i < len(srcs):
+            self.mark(self._table[srcs[i]], M_SOURCE, self.mover)
+            i += 1
 
     def _show_forced(self, cur):
         """Host play: show from/to of what is still to be done to reach the forced result."""
@@ -85,46 +93,50 @@ class TurnGuide:
         if tgt.opp[25] > cur.pos.opp[25]:
             self.mark(BAR0 + 1 - mover, M_PLAY_TO, 1 - mover)
 
-    def _adjusting(self, tr, s, now, tournament, missing_now):
+    def _adjusting(self, s, now, missing_now):
         """The best readings with checkers in hand, hit checkers still on their points, or blots on
         the bar before their hitter: every mark leads towards one of them (readings that stay
         equally good are all shown, so none is guided away from)."""
-        cur = tr.cur
-        hand = tr.hand
-        mover = self.mover
-        if hand:
+        tr = self.tracker
+        if tr.hand:
             if self.transit_since < 0:
                 self.transit_since = now
             if now - self.transit_since >= MISSING_MS or missing_now:
-                k = cur.key
-                for i in range(NLOC):
-                    if s[i] < k[i]:
-                        self.mark(i, M_MISSING, owner_at(cur.pos, mover, i, self.nardy))
-                return "checker missing: put it back where the LEDs show"
+                return self._missing(tr, s)
         else:
             self.transit_since = -1
-        pend = 0
-        lifted = False
-        # one reading: its hit checker must go to the bar; several: the player shows which
-        take = M_FIX_FROM if len(tr.cands) == 1 else M_CAND_FROM
-        for node in tr.cands:
-            got = self._reading_marks(tr, node, s, tournament, take)
-            if node is cur:
-                pend = got & 1
-                lifted = got & 2
-        if pend:
-            if take == M_CAND_FROM:
+        got = 0
+        i = 0
+        while i < len(tr.cands):
+            if tr.cands[i] is tr.cur:
+                got = self._reading_marks(tr.cands[i], s)
+            else:
+                self._reading_marks(tr.cands[i], s)
+            i += 1
+        if got & 1:
+            if len(tr.cands) > 1:
                 return "hit on the way: put the checker you hit on the bar (%d ways)" % len(tr.cands)
             return "hit: put the hit checker on the bar"
-        if hand:
-            return "put the checker on a lit point" if lifted else "put the checker back"
-        if not tournament:
-            self._sources(tr, cur)
-        return "move: %s left (the hit checker is on the bar)" % _dice(cur.left)
+        if tr.hand:
+            return "put the checker on a lit point" if got & 2 else "put the checker back"
+        if not self.tournament:
+            self._sources(tr, tr.cur)
+        return "move: %s left (the hit checker is on the bar)" % _dice(tr.cur.left)
 
-    def _reading_marks(self, tr, node, s, tournament, take):
+    def _missing(self, tr, s):
+        k = tr.cur.key
+        for i in range(NLOC):
+            if s[i] < k[i]:
+                self.mark(i, M_MISSING, owner_at(tr.cur.pos, self.mover, i, self.nardy))
+        return "checker missing: put it back where the LEDs show"
+
+    def _reading_marks(self, node, s):
         """Marks leading from ``s`` to ``node``; returns 1 if a hit checker is still on its point,
         | 2 if a checker of the mover is in hand."""
+        tr = self.tracker
+        tournament = self.tournament
+        # one reading: its hit checker must go to the bar; several: the player shows which
+        take = M_FIX_FROM if len(tr.cands) == 1 else M_CAND_FROM
         pos = node.pos
         k = node.key
         mover = self.mover
@@ -185,27 +197,26 @@ class TurnGuide:
 
     def _wrong(self, tr, s):
         """No reading of the turn shows the counts: flash the surplus, guide one checker back."""
-        cur = tr.cur
-        k = cur.key
-        mover = self.mover
-        nardy = self.nardy
-        mark = self.mark
-        deficit = []
-        surplus = False
-        for i in range(NLOC):
+        k = tr.cur.key
+        got = 0  # 1: a surplus flashed, 2: a place to put back lit (the first guides, the others are missing)
+        i = 0
+        while i < NLOC:
             if s[i] > k[i]:
-                mark(i, M_ERROR, NOBODY)
-                surplus = True
+                self.mark(i, M_ERROR, NOBODY)
+                got |= 1
             elif s[i] < k[i]:
-                deficit.append(i)
-        if deficit:
-            mark(deficit[0], M_FIX_TO, owner_at(cur.pos, mover, deficit[0], nardy))
-            for i in deficit[1:]:
-                mark(i, M_MISSING, owner_at(cur.pos, mover, i, nardy))
-            if surplus:
-                return "wrong point: move the checker from the flashing point to the lit one"
+                self._put_back(i, got & 2)
+                got |= 2
+            i += 1
+        if got == 3:
+            return "wrong point: move the checker from the flashing point to the lit one"
+        if got & 2:
             return "put the checkers back where the LEDs show"
         return "wrong point: take the extra checker away from the flashing point"
+
+    def _put_back(self, loc, missing):
+        who = owner_at(self.tracker.cur.pos, self.mover, loc, self.nardy)
+        self.mark(loc, M_MISSING if missing else M_FIX_TO, who)
 
     def show_required(self):
         """DONE pressed too early: the checkers that must still move; returns the message."""

@@ -1,4 +1,4 @@
-"""Controller marks -> location pixels (``pipdrivers.leds.Pixels.set`` API).
+"""Controller marks -> location pixels (``pipdrivers.leds.Pixels.put`` API).
 
 Every location has one pixel under each of its six slots
 (``geometry.led_index``). A mark lights the one slot it is about: the top
@@ -12,74 +12,85 @@ frame.
 
 from pipcore import geometry as g
 from pipcore.board import NLOC
+from pipcore.compat import const
 
 STEADY = 0  # pipdrivers.leds effects
 BLINK = 1
 PULSE = 2
 
-# role -> (r, g, b, effect, slot rule) ; slot rule 0: top checker, 1: next free slot
+# role -> effect << 24 | r << 16 | g << 8 | b (``Pixels.put``); the roles whose rule is the next free
+# slot (else the top checker) are in _NEXT. One int per role keeps the frame's calls small: a call
+# with 12 or more locals and stack slots has its frame allocated on the heap (slow in a full heap).
 _STYLE = (
-    (0, 0, 0, STEADY, 0),  # none
-    (0, 40, 0, STEADY, 0),  # source: dim green on the top checker
-    (0, 0, 90, STEADY, 1),  # lifted: blue where it was
-    (0, 110, 0, STEADY, 1),  # target: green where it lands
-    (120, 0, 0, BLINK, 0),  # error: blinking red
-    (120, 50, 0, BLINK, 0),  # fix-from: blinking orange
-    (0, 110, 0, STEADY, 1),  # fix-to: green
-    (120, 0, 80, BLINK, 1),  # missing: blinking magenta
-    (0, 110, 0, STEADY, 1),  # add: green (tinted per colour below)
-    (140, 0, 0, STEADY, 0),  # remove: red
-    (60, 60, 0, PULSE, 0),  # candidate from: amber
-    (120, 120, 0, PULSE, 1),  # candidate to: yellow
-    (0, 50, 70, STEADY, 0),  # host play from: cyan
-    (0, 110, 140, STEADY, 1),  # host play to: bright cyan
-    (120, 50, 0, BLINK, 0),  # required: blinking orange
-    (90, 90, 90, PULSE, 1),  # win: pulsing white
-    (60, 0, 120, STEADY, 0),  # coach from: violet (the better play; the panel's coach dice too)
-    (130, 0, 255, STEADY, 1),  # coach to: bright violet
+    0x000000,  # none
+    0x002800,  # source: dim green on the top checker
+    0x00005A,  # lifted: blue where it was
+    0x006E00,  # target: green where it lands
+    0x1780000,  # error: blinking red
+    0x1783200,  # fix-from: blinking orange
+    0x006E00,  # fix-to: green
+    0x1780050,  # missing: blinking magenta
+    0x006E00,  # add: green (tinted per colour below)
+    0x8C0000,  # remove: red
+    0x23C3C00,  # candidate from: amber
+    0x2787800,  # candidate to: yellow
+    0x003246,  # host play from: cyan
+    0x006E8C,  # host play to: bright cyan
+    0x1783200,  # required: blinking orange
+    0x25A5A5A,  # win: pulsing white
+    0x3C0078,  # coach from: violet (the better play; the panel's coach dice too)
+    0x8200FF,  # coach to: bright violet
 )
-_ADD_TINT = ((110, 90, 40), (30, 60, 140))  # white's / black's checkers (add, missing)
+_NEXT = const(0b101010100111001100)  # bit ``role``: the slot where the next checker lands (else the top checker)
+_ADD_TINT = (0x6E5A28, 0x1E3C8C)  # white's / black's checkers (add, missing)
 
 
 class Renderer:
-    """Draws controller marks onto the location pixels of ``pixels``."""
+    """Draws controller marks onto the location pixels of ``pixels`` (``Pixels.put``)."""
 
     def __init__(self, pixels, counts):
         self.pixels = pixels
         self.counts = counts  # sensed counts per location (slot choice)
         self.lit = bytearray(NLOC)  # 1 + slot lit per location, 0 = dark
+        self.shown = [0] * NLOC  # the colour and effect lit there (valid while ``lit``)
         self.animated = False
 
     def draw(self, marks, players):
+        """Light what changed: a location whose slot and colour are lit already is left alone."""
         px = self.pixels
         counts = self.counts
         lit = self.lit
+        shown = self.shown
         animated = False
         for loc in range(NLOC):
             role = marks[loc]
             if not role:
                 if lit[loc]:
-                    px.set(g.led_index(loc, lit[loc] - 1), 0, 0, 0)
+                    px.put(g.led_index(loc, lit[loc] - 1), 0)
                     lit[loc] = 0
                 continue
-            r, gr, b, effect, rule = _STYLE[role]
-            n = counts[loc] & 7
-            slot = n if rule else n - 1
+            code = _STYLE[role]
+            slot = counts[loc] & 7
+            if not (_NEXT >> role) & 1:
+                slot -= 1
             if slot < 0:
                 slot = 0
             elif slot >= g.SLOTS:
                 slot = g.SLOTS - 1
-            if role in (7, 8) and players[loc] < 2:
-                r, gr, b = _ADD_TINT[players[loc]]
-            if lit[loc] and lit[loc] - 1 != slot:
-                px.set(g.led_index(loc, lit[loc] - 1), 0, 0, 0)
-            px.set(g.led_index(loc, slot), r, gr, b, effect)
-            lit[loc] = slot + 1
-            if effect:
+            if (role == 7 or role == 8) and players[loc] < 2:
+                code = code & 0x3000000 | _ADD_TINT[players[loc]]
+            if code >= 0x1000000:
                 animated = True
+            if lit[loc] == slot + 1 and shown[loc] == code:
+                continue
+            if lit[loc] and lit[loc] - 1 != slot:
+                px.put(g.led_index(loc, lit[loc] - 1), 0)
+            px.put(g.led_index(loc, slot), code)
+            lit[loc] = slot + 1
+            shown[loc] = code
         self.animated = animated
 
 
 def role_colour(role):
-    s = _STYLE[role]
-    return (s[0], s[1], s[2])
+    code = _STYLE[role]
+    return (code >> 16 & 255, code >> 8 & 255, code & 255)

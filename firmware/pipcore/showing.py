@@ -46,8 +46,8 @@ def at_done(tr, sensed):
         for n in cands:
             seen[n.pos.key()] = 1
         best = [None, []]
-        tr._consider(tr.root, s, best, {}, True)  # a host's play: the positions on its way
-        if best[0] == (0, 0):
+        tr._consider([tr.root], s, best, {}, True)  # a host's play: the positions on its way
+        if best[0] == 0:
             for n in best[1]:
                 if n.pos.key() not in seen:
                     seen[n.pos.key()] = 1

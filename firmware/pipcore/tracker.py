@@ -47,6 +47,7 @@ REACH_BUDGET = const(12)
 
 _SRCS = const(0)  # Node.memo entries: movable sources
 _TARGETS = const(1)  # source -> [child nodes]
+_DONE = const(2)  # a legal result (``finished``)
 
 
 class Node:
@@ -74,20 +75,24 @@ class Node:
     def pos(self):
         way = self.way
         if type(way) is tuple:
-            apply, at, path = way
-            pos = self.parent.pos.copy()
-            for q in path:
-                apply(pos, at, q)
-                at = q
-            apply(pos, at, self.to)
-            self.way = way = pos
-        return way
+            return self._build(way)
+        return way  # (this path has a small frame: read often, it must not allocate one on the heap)
+
+    def _build(self, way):
+        apply, at, path = way
+        pos = self.parent.pos.copy()
+        for q in path:
+            apply(pos, at, q)
+            at = q
+        apply(pos, at, self.to)
+        self.way = pos
+        return pos
 
 
 def _memo(node):
     memo = node.memo
     if memo is None:
-        memo = node.memo = [None, None]
+        memo = node.memo = [None, None, None]
     return memo
 
 
@@ -152,6 +157,7 @@ class Tracker:
                 if pos.opp[q] == 1:
                     blots[slot_loc(other, q)] = q
         self.blots = bytes(blots)
+        self._obar = BAR0 + 1 - mover  # the opponent's bar
         self.blot_locs = [i for i in range(NLOC) if blots[i]]
         self.budget = REACH_BUDGET
         self.starved = False  # a way was left unjudged for want of budget
@@ -192,6 +198,13 @@ class Tracker:
         self.tmap._ok = {}
         self._lefts = {}
 
+    def finished(self, node):
+        """True when ``node`` is a legal result (kept on the node)."""
+        memo = _memo(node)
+        if memo[_DONE] is None:
+            memo[_DONE] = self.tmap.complete(node.pos)
+        return memo[_DONE]
+
     def sources(self, node):
         """Points a checker may start a move from at ``node`` (kept on the node)."""
         memo = _memo(node)
@@ -203,6 +216,12 @@ class Tracker:
     def lift_targets(self, node, src):
         """The child nodes (``child.to``: where it lands) of a checker lifted from ``src`` at ``node``
         (kept on the node)."""
+        cache = _memo(node)[_TARGETS]
+        if cache is not None and src in cache:
+            return cache[src]  # (the kept list: this path's frame stays off the heap)
+        return self._targets(node, src)
+
+    def _targets(self, node, src):
         memo = _memo(node)
         cache = memo[_TARGETS]
         if cache is None:
@@ -312,6 +331,7 @@ class Tracker:
             if not (cands and cands[0] is cur and cands[0].key == s):
                 self.cands = [cur]
             self.kind = AT_REST
+            self._read = s  # (the kind kept for ``_read`` must be the one of its counts)
             if self.deep is not None:
                 self.deep = s
             return AT_REST
@@ -335,7 +355,7 @@ class Tracker:
 
     def _follow(self, s, budget):
         cur = self.cur
-        best = [None, []]  # [score, nodes]
+        best = [None, []]  # [score: checkers in hand << 8 | adjustments, nodes]
         seen = {}
         self.budget = budget
         self.starved = False
@@ -347,16 +367,17 @@ class Tracker:
                 full = True
                 break
         self.full = full
-        for n in self.cands:
-            self._consider(n, s, best, seen, True)
+        self._consider(self.cands, s, best, seen, True)
         # the nodes on the way back: judged always (a checker set down and lifted again reads
         # as well from before it moved), and moved on from when nothing reads the counts as well
-        deeper = best[0] is None or best[0][1]
+        deeper = best[0] is None or best[0] & 0xFF
         if deeper or self._landed_lifted(s):
+            ups = []
             node = cur.parent
             while node is not None:
-                self._consider(node, s, best, seen, deeper)
+                ups.append(node)
                 node = node.parent
+            self._consider(ups, s, best, seen, deeper)
         if self.starved or self.deep is not None:
             self.deep = s  # (judged again from ``_before`` by ``refine``)
         score = best[0]
@@ -367,16 +388,16 @@ class Tracker:
         if len(nodes) > 1:
             nodes = _distinct(nodes)
         if len(nodes) > 1:
-            if score == (0, 0):  # a finished play the counts show comes first: never guided away from
-                done = [n for n in nodes if self.tmap.complete(n.pos)]
+            if score == 0:  # a finished play the counts show comes first: never guided away from
+                done = [n for n in nodes if self.finished(n)]
                 if done:
                     nodes = done
             if len(nodes) > 1:
-                nodes = self._by_nearness(nodes, score != (0, 0))
+                nodes = self._by_nearness(nodes, score != 0)
         self._set_cur(nodes[0])
         self.cands = nodes
-        self.hand = score[0]
-        kind = AT_REST if not score[0] and not score[1] else (ADJUST if not score[0] else IN_HAND)
+        self.hand = score >> 8
+        kind = AT_REST if not score else (ADJUST if not score >> 8 else IN_HAND)
         self.kind = kind
         return kind
 
@@ -432,31 +453,31 @@ class Tracker:
             out.insert(0, self.cur)
         return out
 
-    def _consider(self, start, s, best, seen, expand):
-        """Judge ``start`` and (if ``expand``) the nodes reached from it by moving checkers from
-        locations that lost some to locations that gained some (an explicit stack: no recursion)."""
-        stack = [start]
-        while stack:
-            node = stack.pop()
-            pk = id(node)  # (the same position reached two ways is told apart at the end)
-            if pk in seen:
-                continue
-            seen[pk] = 1
-            got = self.reading(node, s)
-            if got is not None:
-                score = got[:2]
-                old = best[0]
-                if old is None or score < old:
-                    best[0] = score
-                    best[1] = [node]
-                elif score == old:
-                    best[1].append(node)
-                if not got[2]:
-                    continue  # nothing sensed beyond this node: moving more only adds checkers out of place
-            if not expand:
-                continue
-            for child in self._moved(node, s):
-                stack.append(child)
+    def _consider(self, starts, s, best, seen, expand):
+        """Judge each node of ``starts`` in turn and (if ``expand``) the nodes reached from it by
+        moving checkers from locations that lost some to locations that gained some (an explicit
+        stack: no recursion). One call for them all: this frame is too big for the C stack, and a
+        frame allocated on the heap costs more than judging a node."""
+        stack = []
+        for start in starts:
+            stack.append(start)
+            while stack:
+                node = stack.pop()
+                if id(node) in seen:
+                    continue  # (the same position reached two ways is told apart at the end)
+                seen[id(node)] = 1
+                got = self.reading(node, s)
+                if got >= 0:
+                    old = best[0]
+                    if old is None or got >> 8 < old:
+                        best[0] = got >> 8
+                        best[1] = [node]
+                    elif got >> 8 == old:
+                        best[1].append(node)
+                    if not got & 0xFF:
+                        continue  # nothing sensed beyond this node: moving more only adds checkers out of place
+                if expand:
+                    stack.extend(self._moved(node, s))
 
     def _moved(self, node, s):
         """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar).
@@ -521,45 +542,53 @@ class Tracker:
         return out
 
     def reading(self, node, s):
-        """How ``s`` reads as ``node``: ``(in hand, adjustments, surplus)`` or None.
+        """How ``s`` reads as ``node``: ``(in hand << 8 | adjustments) << 8 | surplus``, or -1.
 
         In hand: checkers missing from where ``node`` has them. Adjustments:
         hit checkers still on their points (sensed one more there, one less
         on the bar) and blots already on the bar before their hitter came
         (sensed one less on the point, one more on the bar; only while dice
-        are left). ``surplus``: locations showing more than ``node``.
+        are left). ``surplus``: locations showing more than ``node``. (One
+        int, and no local more than needed: a bigger frame, or a tuple, is
+        allocated on the heap, which a game has fragmented.)
         """
+        got = self._diffs(node, s)
+        return got if got < 0 else self._bar_reading(node, s, got)
+
+    def _diffs(self, node, s):
+        """``reading`` of every location but the opponent's bar: hits pending << 16 | blots lifted
+        << 8 | checkers in hand, or -1."""
         k = node.key
-        obar = BAR0 + 1 - self.mover
-        blots = self.blots
-        hand = 0
-        pend = 0
-        lifted = 0
-        gain = 0
-        for i in range(NLOC):
+        got = 0  # hits pending << 16 | blots lifted << 8 | checkers in hand
+        i = 0
+        while i < NLOC:  # (not ``for``: a range keeps two stack slots)
             d = s[i] - k[i]
-            if d and i != obar:
+            if d and i != self._obar:
+                q = self.blots[i]
                 if d > 0:
-                    gain += 1
-                    q = blots[i]
                     if not q or d > 1 or node.pos.opp[q]:
-                        return None
-                    pend += 1
+                        return -1
+                    got += 0x10000
+                elif q and d == -1 and node.pos.opp[q]:
+                    got += 0x100
                 else:
-                    q = blots[i]
-                    if q and d == -1 and node.pos.opp[q]:
-                        lifted += 1
-                    else:
-                        hand -= d
+                    got -= d
+            i += 1
+        return got
+
+    def _bar_reading(self, node, s, got):
+        """``reading`` of the opponent's bar, given the rest (``got``)."""
+        hand = got & 0xFF
         if self.full:
             hand += self._unseen(node)
-        bd = s[obar] - k[obar] + pend
+        lifted = got >> 8 & 0xFF
+        got >>= 16  # hits pending (a surplus each)
+        bd = s[self._obar] - node.key[self._obar] + got
         if bd > 0:
-            gain += 1
             if bd > lifted or not node.left:
-                return None
-            return (hand + lifted - bd, pend + bd, gain)
-        return (hand + lifted - bd, pend, gain)
+                return -1
+            return ((hand + lifted - bd) << 8 | got + bd) << 8 | got + 1
+        return ((hand + lifted - bd) << 8 | got) << 8 | got
 
     def _unseen(self, node):
         """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs

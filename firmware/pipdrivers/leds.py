@@ -233,42 +233,49 @@ class Pixels:
         load[PULSE] = 0
 
     def show(self, now=0):
-        """Compose the frame for time ``now`` (ms), limit its power, write it."""
-        bright = self._scale
+        """Compose the frame for time ``now`` (ms), limit its power, write it.
+
+        (Split in small methods: a frame of 12 or more locals and stack slots is allocated on the heap.)"""
+        self._effects(now)
+        self._limit()
+        if self._mix is not None:
+            self._mix(self.out, self._layers, self._scales)
+        elif self._fb is not None:
+            self._compose_framebuf(self._factor)
+        else:
+            self._compose_plain(self._factor)
+        self._write(self.out)
+
+    def _effects(self, now):
+        """Each layer's scale at ``now``: brightness, the blink's phase, the pulse's triangle."""
         f = self._factor
+        bright = self._scale
         f[STEADY] = bright
-        blink_ms = self.blink_ms
-        f[BLINK] = bright if (now % blink_ms) * 2 < blink_ms else 0
+        f[BLINK] = bright if (now % self.blink_ms) * 2 < self.blink_ms else 0
         period = self.pulse_ms
-        t = now % period
-        tri = (t if t * 2 < period else period - t) * 2 * FULL // period  # 0..256
-        f[PULSE] = bright * (PULSE_FLOOR + tri * (FULL - PULSE_FLOOR) // FULL) // FULL
+        now %= period
+        now = (now if now * 2 < period else period - now) * 2 * FULL // period  # 0..256
+        f[PULSE] = bright * (PULSE_FLOOR + now * (FULL - PULSE_FLOOR) // FULL) // FULL
+
+    def _limit(self):
+        """The power limiter: scales rounded down to levels (``_factor``) and their values (``_scales``)."""
+        f = self._factor
         load = self._load
         need = (load[0] * f[0] + load[1] * f[1] + load[2] * f[2] + 255) >> 8
-        avail = self._avail
-        self.limited = need > avail
+        self.limited = need > self._avail
         if self.limited:
             # Floors keep every scale at or below its exact share of the budget.
-            f[0] = f[0] * avail // need
-            f[1] = f[1] * avail // need
-            f[2] = f[2] * avail // need
-        level_of = LEVEL_OF
-        value = LEVEL_VALUE
-        f[0] = level_of[f[0]]
-        f[1] = level_of[f[1]]
-        f[2] = level_of[f[2]]
-        self.est_units = (load[0] * value[f[0]] + load[1] * value[f[1]] + load[2] * value[f[2]]) >> 8
-        if self._mix is not None:
-            scales = self._scales
-            scales[0] = value[f[0]]
-            scales[1] = value[f[1]]
-            scales[2] = value[f[2]]
-            self._mix(self.out, self._layers, scales)
-        elif self._fb is not None:
-            self._compose_framebuf(f)
-        else:
-            self._compose_plain(f)
-        self._write(self.out)
+            f[0] = f[0] * self._avail // need
+            f[1] = f[1] * self._avail // need
+            f[2] = f[2] * self._avail // need
+        f[0] = LEVEL_OF[f[0]]
+        f[1] = LEVEL_OF[f[1]]
+        f[2] = LEVEL_OF[f[2]]
+        scales = self._scales
+        scales[0] = LEVEL_VALUE[f[0]]
+        scales[1] = LEVEL_VALUE[f[1]]
+        scales[2] = LEVEL_VALUE[f[2]]
+        self.est_units = (load[0] * scales[0] + load[1] * scales[1] + load[2] * scales[2]) >> 8
 
     def deinit(self):
         self.fill_rgb(0, 0, 0)
@@ -296,6 +303,31 @@ class Pixels:
         layer[o + self._go] = g
         layer[o + self._bo] = b
         load[effect] += r + g + b
+
+    def put(self, index, code):
+        """``set`` with the effect and colour packed in one int, ``effect << 24 | r << 16 | g << 8 | b``
+        (the renderer's). Kept to 11 locals and stack slots: a bigger frame is allocated on the heap at
+        every call, which in a game's fragmented heap costs more than the rest of the call."""
+        if not 0 <= index < self.n or not 0 <= code < 0x3000000:
+            self._bad_code(index, code)
+        o = 3 * index
+        cur = self._effect[index]
+        self._effect[index] = code >> 24
+        layer = self._layers[cur]
+        index = layer[o] + layer[o + 1] + layer[o + 2]  # (from here: channel sums)
+        self._load[cur] -= index
+        if cur != code >> 24:
+            layer[o] = layer[o + 1] = layer[o + 2] = 0
+            cur = code >> 24
+            layer = self._layers[cur]
+        layer[o + self._ro] = code >> 16 & 255
+        layer[o + self._go] = code >> 8 & 255
+        layer[o + self._bo] = code & 255
+        index = (code >> 16 & 255) + (code >> 8 & 255) + (code & 255)
+        self._load[cur] += index
+
+    def _bad_code(self, index, code):
+        self._bad(index, code >> 16 & 255, code >> 8 & 255, code & 255, code >> 24)
 
     def _bad(self, index, r, g, b, effect):
         if not 0 <= index < self.n:
