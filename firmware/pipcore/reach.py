@@ -1,4 +1,5 @@
-"""One checker moved from a point to a point with the dice left: the nodes a tracker has not kept.
+"""One checker moved from a point to a point with the dice left: the nodes a tracker has not kept;
+and the most checkers a turn can show per location (``most_counts``).
 
 The tracker (``pipcore.tracker``) keeps the lift targets of the node it
 believes; for a node on the way back or a node found during a search it asks
@@ -7,7 +8,54 @@ checker from ``p`` to ``q`` (each way through the dice: hits on the way
 differ), judged by the turn's own ``steps``.
 """
 
+from pipcore.board import NLOC, slot_table
 from pipcore.rules import apply_move
+
+
+def most_counts(tr):
+    """Per location, more checkers than any position of the turn of ``tr`` (a ``Tracker``, standard
+    movement) shows there: counts above it read as no position (``Tracker._follow``: a wrong placement
+    is answered without a search). 255 where no bound is kept (the opponent's bar: hits pending and
+    blots barred early are judged by the search).
+
+    An upper bound, not the exact most: a point gains at most one checker per die, and only
+    checkers standing a die or a sum of dice away (the bar included) can come; where a blot stands,
+    one more (its hitter may land while it is still on the point)."""
+    pos = tr.pos
+    me = pos.me
+    opp = pos.opp
+    dice = tr.tmap.dice
+    n = len(dice)
+    cap = tr.capacity
+    most = bytearray(NLOC)
+    for i in range(NLOC):
+        most[i] = 255
+    mine = slot_table(tr.mover)
+    theirs = slot_table(1 - tr.mover)
+    most[theirs[0]] = opp[0] if opp[0] < cap[theirs[0]] else cap[theirs[0]]  # their tray never changes
+    c = me[25]  # the mover's bar only empties
+    most[mine[25]] = c if c < cap[mine[25]] else cap[mine[25]]
+    c = me[0] + n  # a bear-off per die at most
+    most[mine[0]] = c if c < cap[mine[0]] else cap[mine[0]]
+    for q in range(1, 25):
+        o = opp[25 - q]
+        c = o
+        if o < 2:  # open: checkers may come
+            come = 0
+            if dice[0] == dice[-1]:
+                for k in range(1, n + 1):
+                    if q + k * dice[0] <= 25:
+                        come += me[q + k * dice[0]]
+            else:
+                for d in (dice[0], dice[1], dice[0] + dice[1]):
+                    if q + d <= 25:
+                        come += me[q + d]
+            c = me[q] + (come if come < n else n)
+            if c < o:
+                c = o
+        loc = mine[q]
+        most[loc] = (c if c < cap[loc] else cap[loc]) + (1 if o == 1 else 0)
+    return most
 
 
 def reach(tr, node, p, q, out):

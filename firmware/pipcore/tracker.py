@@ -168,6 +168,7 @@ class Tracker:
         self._table = slot_table(mover, nardy)
         from pipcore.reach import reach
         self._reach = reach if (not nardy and only is None and self.tmap._rules_steps) else None
+        self._most = None  # most checkers per location any position of the turn shows (``_cannot``)
 
     # -- keys and tables -------------------------------------------------------
     def key(self, pos):
@@ -197,6 +198,7 @@ class Tracker:
         self._before = None
         self.tmap._ok = {}
         self._lefts = {}
+        self._most = None
 
     def finished(self, node):
         """True when ``node`` is a legal result (kept on the node)."""
@@ -367,6 +369,11 @@ class Tracker:
                 full = True
                 break
         self.full = full
+        if self._reach is not None and self._cannot(s) and self._wrong_at_once(s, budget):
+            self.kind = WRONG
+            if self.starved or self.deep is not None:
+                self.deep = s
+            return WRONG
         self._consider(self.cands, s, best, seen, True)
         # the nodes on the way back: judged always (a checker set down and lifted again reads
         # as well from before it moved), and moved on from when nothing reads the counts as well
@@ -400,6 +407,35 @@ class Tracker:
         kind = AT_REST if not score else (ADJUST if not score >> 8 else IN_HAND)
         self.kind = kind
         return kind
+
+    def _wrong_at_once(self, s, budget):
+        """``s`` reads as no position (``_cannot``): True if the search can be left out, having done
+        what it would leave behind. That is the lift targets of the checkers missing at ``cur`` (kept
+        on it) and, in a quick search, ``starved`` (judged again by ``refine``): it starves at the
+        root, which it always reaches from a node moved on from, when a checker missing there has
+        no kept list. Otherwise (False) the search runs, and finds no reading."""
+        self._moved(self.cur, s)
+        if budget > 0:
+            return True  # (``refine``: nothing judged again after it)
+        if self.cur is not self.root:
+            self._moved(self.root, s)
+        return self.starved
+
+    def _cannot(self, s):
+        """True if no position of the turn reads ``s``: a location other than the opponent's bar shows
+        more than any position of the turn has there (one more where a hit may be pending)."""
+        if self.nardy:
+            return False
+        most = self._most
+        if most is None:
+            from pipcore.reach import most_counts
+            most = self._most = most_counts(self)
+        i = 0
+        while i < NLOC:
+            if s[i] > most[i]:
+                return True
+            i += 1
+        return False
 
     def _landed_lifted(self, s):
         """True if a checker is missing where one landed this turn (it may be read from before)."""

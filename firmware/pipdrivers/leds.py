@@ -283,26 +283,15 @@ class Pixels:
 
     # -- board extras -----------------------------------------------------------
     def set(self, index, r, g, b, effect=STEADY):
-        """Pixel ``index`` to ``(r, g, b)`` with ``effect``; allocates nothing."""
-        n = self.n
+        """Pixel ``index`` to ``(r, g, b)`` with ``effect``; allocates nothing (``put``, the colour packed)."""
         if index < 0:
-            index += n
-        if not 0 <= index < n or (r | g | b) >> 8 or not 0 <= effect < _LAYERS:
-            self._bad(index, r, g, b, effect)
-        o = 3 * index
-        load = self._load
-        layers = self._layers
-        cur = self._effect[index]
-        layer = layers[cur]
-        load[cur] -= layer[o] + layer[o + 1] + layer[o + 2]
-        if cur != effect:
-            layer[o] = layer[o + 1] = layer[o + 2] = 0
-            self._effect[index] = effect
-            layer = layers[effect]
-        layer[o + self._ro] = r
-        layer[o + self._go] = g
-        layer[o + self._bo] = b
-        load[effect] += r + g + b
+            index += self.n
+        if not 0 <= index < self.n or not 0 <= effect < _LAYERS:
+            self._bad_code(index, effect << 24)
+        if (r | g | b) >> 8:
+            raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
+        r = effect << 24 | r << 16 | g << 8 | b
+        self.put(index, r)
 
     def put(self, index, code):
         """``set`` with the effect and colour packed in one int, ``effect << 24 | r << 16 | g << 8 | b``
