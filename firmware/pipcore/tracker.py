@@ -501,7 +501,7 @@ class Tracker:
                 node = stack.pop()
                 if id(node) in seen:
                     continue  # (the same position reached two ways is told apart at the end)
-                seen[id(node)] = 1
+                seen[id(node)] = node  # (kept alive while judged: an id is not reused by a later node)
                 got = self.reading(node, s)
                 if got >= 0:
                     old = best[0]

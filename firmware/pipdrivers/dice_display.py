@@ -43,7 +43,10 @@ class DiceDisplay:
         self.coach_colour = _coach_colour()
 
     def _set(self, index, colour, effect=STEADY, dim=1):
-        self.px.set(index, ((colour >> 16) & 255) // dim, ((colour >> 8) & 255) // dim, (colour & 255) // dim, effect)
+        # (``Pixels.put``, the colour packed: this frame stays off the heap, which a game has fragmented)
+        if dim != 1:
+            colour = (((colour >> 16) & 255) // dim) << 16 | (((colour >> 8) & 255) // dim) << 8 | (colour & 255) // dim
+        self.px.put(index, effect << 24 | colour)
 
     def _face(self, base, face, colour, effect=STEADY, dim=1):
         if not 0 <= face <= 6:
@@ -53,7 +56,7 @@ class DiceDisplay:
             if mask >> pip & 1:
                 self._set(base + pip, colour, effect, dim)
             else:
-                self.px.set(base + pip, 0, 0, 0)
+                self.px.put(base + pip, 0)
 
     def dice(self, d1, d2, player, used1=False, used2=False, moves_left=-1):
         """Show a roll in ``player``'s colour; used dice dim; ``moves_left`` markers (0..4)."""
@@ -70,7 +73,7 @@ class DiceDisplay:
             if k < left:
                 self._set(g.LED_MOVES + k, colour, effect)
             else:
-                self.px.set(g.LED_MOVES + k, 0, 0, 0)
+                self.px.put(g.LED_MOVES + k, 0)
 
     def error(self, code):
         """The fault pattern (docs/controller.md): all seven pips of both dice blink red and
@@ -149,14 +152,14 @@ class DiceDisplay:
             if value == 2 << k:
                 self._set(g.LED_CUBE_VALUE + k, CUBE_COLOUR)
             else:
-                self.px.set(g.LED_CUBE_VALUE + k, 0, 0, 0)
+                self.px.put(g.LED_CUBE_VALUE + k, 0)
         # Owner pixels: white owns, centred, black owns.
         for k in range(3):
             lit = (owner == 0 and k == 0) or (owner == -1 and k == 1) or (owner == 1 and k == 2)
             if lit:
                 self._set(g.LED_CUBE_OWNER + k, BLACK_DICE if k == 2 else WHITE_DICE)
             else:
-                self.px.set(g.LED_CUBE_OWNER + k, 0, 0, 0)
+                self.px.put(g.LED_CUBE_OWNER + k, 0)
 
     def offer(self, value, doubler):
         """A double is offered: the new value pulses on the taker's side."""
@@ -164,7 +167,7 @@ class DiceDisplay:
         for k in range(6):
             if value == 2 << k:
                 self._set(g.LED_CUBE_VALUE + k, CUBE_COLOUR, PULSE)
-        self.px.set(g.LED_CUBE_OWNER + 1, 0, 0, 0)
+        self.px.put(g.LED_CUBE_OWNER + 1, 0)
         self._set(g.LED_CUBE_OWNER + (2 if doubler == 0 else 0), TURN_COLOUR, PULSE)
 
     def turn(self, player, low_space=False):
