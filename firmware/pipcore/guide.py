@@ -38,6 +38,7 @@ class TurnGuide:
         self.transit_since = -1  # when checkers went into the hand (ms), -1 when none are
         self.tournament = False  # (the last ``show``'s: no sources nor targets lit)
         self._table = slot_table(self.mover, self.nardy)  # the mover's slot -> location
+        self._texts = {}  # dice left -> "move: ... left" (at most five)
 
     def show(self, sensed, now, tournament=False, missing_now=False):
         """Mark the board for the counts ``sensed`` at ``now``; returns the message.
@@ -71,7 +72,14 @@ class TurnGuide:
             self._sources(tr, tr.cur)
         if len(cands) > 1:
             return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
-        return "move: %s left" % _dice(tr.cur.left)
+        return self._move_left(tr.cur.left)
+
+    def _move_left(self, left):
+        """"move: ... left", made once per dice left (a new string is looked up among the interned ones)."""
+        text = self._texts.get(left)
+        if text is None:
+            text = self._texts[left] = "move: %s left" % _dice(left)
+        return text
 
     def _sources(self, tr, node):
         srcs = tr.sources(node)

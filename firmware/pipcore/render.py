@@ -43,6 +43,7 @@ _STYLE = (
 )
 _NEXT = const(0b101010100111001100)  # bit ``role``: the slot where the next checker lands (else the top checker)
 _ADD_TINT = (0x6E5A28, 0x1E3C8C)  # white's / black's checkers (add, missing)
+_ANIMATED = const(0b1100110010110000)  # bit ``role``: it blinks or pulses
 
 
 class Renderer:
@@ -52,23 +53,30 @@ class Renderer:
         self.pixels = pixels
         self.counts = counts  # sensed counts per location (slot choice)
         self.lit = bytearray(NLOC)  # 1 + slot lit per location, 0 = dark
-        self.shown = [0] * NLOC  # the colour and effect lit there (valid while ``lit``)
+        self.shown = [0] * NLOC  # (role << 8 | player) << 3 | count & 7 lit there (valid while ``lit``)
         self.animated = False
 
     def draw(self, marks, players):
-        """Light what changed: a location whose slot and colour are lit already is left alone."""
-        px = self.pixels
+        """Light what changed: a location whose mark, colour and count are the ones lit is left alone."""
+        put = self.pixels.put
         counts = self.counts
         lit = self.lit
         shown = self.shown
+        chain = g.LED_CHAIN_POS
         animated = False
         for loc in range(NLOC):
             role = marks[loc]
             if not role:
                 if lit[loc]:
-                    px.put(g.led_index(loc, lit[loc] - 1), 0)
+                    k = chain[loc]  # (geometry.led_index, inline)
+                    put(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
                     lit[loc] = 0
                 continue
+            if (_ANIMATED >> role) & 1:
+                animated = True
+            key = (role << 8 | players[loc]) << 3 | counts[loc] & 7
+            if lit[loc] and shown[loc] == key:
+                continue  # (lit as it is)
             code = _STYLE[role]
             slot = counts[loc] & 7
             if not (_NEXT >> role) & 1:
@@ -79,15 +87,12 @@ class Renderer:
                 slot = g.SLOTS - 1
             if (role == 7 or role == 8) and players[loc] < 2:
                 code = code & 0x3000000 | _ADD_TINT[players[loc]]
-            if code >= 0x1000000:
-                animated = True
-            if lit[loc] == slot + 1 and shown[loc] == code:
-                continue
+            k = chain[loc]
             if lit[loc] and lit[loc] - 1 != slot:
-                px.put(g.led_index(loc, lit[loc] - 1), 0)
-            px.put(g.led_index(loc, slot), code)
+                put(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
+            put(g.LED_LOC_BASE + k * 6 + (slot if k & 1 else 5 - slot), code)
             lit[loc] = slot + 1
-            shown[loc] = code
+            shown[loc] = key
         self.animated = animated
 
 

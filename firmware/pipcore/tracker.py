@@ -97,13 +97,14 @@ def _memo(node):
 
 
 def _distinct(nodes):
-    """``nodes`` without repeats of a position with the same dice left (the first kept)."""
-    seen = {}
+    """``nodes`` without repeats of a position with the same dice left (the first kept). (Compared in
+    place: a few nodes, where keys made for a dict allocated three objects each.)"""
     out = []
     for n in nodes:
-        k = n.pos.key() + bytes(n.left)
-        if k not in seen:
-            seen[k] = 1
+        for m in out:
+            if m.left == n.left and m.pos == n.pos:
+                break
+        else:
             out.append(n)
     return out
 
@@ -168,7 +169,7 @@ class Tracker:
         self._table = slot_table(mover, nardy)
         from pipcore.reach import reach
         self._reach = reach if (not nardy and only is None and self.tmap._rules_steps) else None
-        self._most = None  # most checkers per location any position of the turn shows (``_cannot``)
+        self._most = None  # more checkers per location than any position of the turn shows (``_follow``)
 
     # -- keys and tables -------------------------------------------------------
     def key(self, pos):
@@ -363,13 +364,18 @@ class Tracker:
         self.starved = False
         self._read = s
         cap = self.capacity
+        most = self._most
+        if most is None:
+            most = self._most = self._most_counts()
         full = False
+        cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
         for i in range(NLOC):
             if s[i] >= cap[i]:
                 full = True
-                break
+            if s[i] > most[i]:
+                cannot = True
         self.full = full
-        if self._reach is not None and self._cannot(s) and self._wrong_at_once(s, budget):
+        if cannot and self._wrong_at_once(s, budget):
             self.kind = WRONG
             if self.starved or self.deep is not None:
                 self.deep = s
@@ -409,7 +415,7 @@ class Tracker:
         return kind
 
     def _wrong_at_once(self, s, budget):
-        """``s`` reads as no position (``_cannot``): True if the search can be left out, having done
+        """``s`` reads as no position (``_follow``: ``_most``): True if the search can be left out, having done
         what it would leave behind. That is the lift targets of the checkers missing at ``cur`` (kept
         on it) and, in a quick search, ``starved`` (judged again by ``refine``): it starves at the
         root, which it always reaches from a node moved on from, when a checker missing there has
@@ -421,21 +427,13 @@ class Tracker:
             self._moved(self.root, s)
         return self.starved
 
-    def _cannot(self, s):
-        """True if no position of the turn reads ``s``: a location other than the opponent's bar shows
-        more than any position of the turn has there (one more where a hit may be pending)."""
-        if self.nardy:
-            return False
-        most = self._most
-        if most is None:
-            from pipcore.reach import most_counts
-            most = self._most = most_counts(self)
-        i = 0
-        while i < NLOC:
-            if s[i] > most[i]:
-                return True
-            i += 1
-        return False
+    def _most_counts(self):
+        """Per location, more checkers than any position of the turn has there (``reach.most_counts``);
+        no bound (255) where the search is not the standard one."""
+        if self._reach is None:
+            return b"\xff" * NLOC
+        from pipcore.reach import most_counts
+        return most_counts(self)
 
     def _landed_lifted(self, s):
         """True if a checker is missing where one landed this turn (it may be read from before)."""
