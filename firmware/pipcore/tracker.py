@@ -357,7 +357,6 @@ class Tracker:
         return True
 
     def _follow(self, s, budget):
-        cur = self.cur
         best = [None, []]  # [score: checkers in hand << 8 | adjustments, nodes]
         seen = {}
         self.budget = budget
@@ -380,17 +379,7 @@ class Tracker:
             if self.starved or self.deep is not None:
                 self.deep = s
             return WRONG
-        self._consider(self.cands, s, best, seen, True)
-        # the nodes on the way back: judged always (a checker set down and lifted again reads
-        # as well from before it moved), and moved on from when nothing reads the counts as well
-        deeper = best[0] is None or best[0] & 0xFF
-        if deeper or self._landed_lifted(s):
-            ups = []
-            node = cur.parent
-            while node is not None:
-                ups.append(node)
-                node = node.parent
-            self._consider(ups, s, best, seen, deeper)
+        self._consider(None, s, best, seen, True)
         if self.starved or self.deep is not None:
             self.deep = s  # (judged again from ``_before`` by ``refine``)
         score = best[0]
@@ -490,28 +479,46 @@ class Tracker:
     def _consider(self, starts, s, best, seen, expand):
         """Judge each node of ``starts`` in turn and (if ``expand``) the nodes reached from it by
         moving checkers from locations that lost some to locations that gained some (an explicit
-        stack: no recursion). One call for them all: this frame is too big for the C stack, and a
-        frame allocated on the heap costs more than judging a node."""
+        stack: no recursion). ``starts`` None: ``_follow``'s search, the readings held (``cands``),
+        then the nodes on the way back: judged always (a checker set down and lifted again reads as
+        well from before it moved), and moved on from when nothing reads the counts as well. (One
+        call for it all: this frame is too big for the C stack, and a frame allocated on the heap
+        costs more than judging a node.)"""
+        back = starts is None
+        if back:
+            starts = self.cands
         stack = []
-        for start in starts:
-            stack.append(start)
-            while stack:
-                node = stack.pop()
-                if id(node) in seen:
-                    continue  # (the same position reached two ways is told apart at the end)
-                seen[id(node)] = node  # (kept alive while judged: an id is not reused by a later node)
-                got = self.reading(node, s)
-                if got >= 0:
-                    old = best[0]
-                    if old is None or got >> 8 < old:
-                        best[0] = got >> 8
-                        best[1] = [node]
-                    elif got >> 8 == old:
-                        best[1].append(node)
-                    if not got & 0xFF:
-                        continue  # nothing sensed beyond this node: moving more only adds checkers out of place
-                if expand:
-                    stack.extend(self._moved(node, s))
+        while True:
+            for start in starts:
+                stack.append(start)
+                while stack:
+                    node = stack.pop()
+                    if id(node) in seen:
+                        continue  # (the same position reached two ways is told apart at the end)
+                    seen[id(node)] = node  # (kept alive while judged: an id is not reused by a later node)
+                    got = self.reading(node, s)
+                    if got >= 0:
+                        old = best[0]
+                        if old is None or got >> 8 < old:
+                            best[0] = got >> 8
+                            best[1] = [node]
+                        elif got >> 8 == old:
+                            best[1].append(node)
+                        if not got & 0xFF:
+                            continue  # nothing sensed beyond this node: moving more only adds checkers out of place
+                    if expand:
+                        stack.extend(self._moved(node, s))
+            if not back:
+                return
+            back = False
+            expand = best[0] is None or best[0] & 0xFF
+            if not expand and not self._landed_lifted(s):
+                return
+            starts = []
+            node = self.cur.parent
+            while node is not None:
+                starts.append(node)
+                node = node.parent
 
     def _moved(self, node, s):
         """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar).
