@@ -487,10 +487,10 @@ class Referee:
         return self.phase in (GAME_ENDED, MATCH_ENDED)
 
     def match_state(self):
-        """This moment as a ``pipcore.matchid.MatchState`` (for the Match ID; both loaded only when asked)."""
-        from pipcore.matchload import match_state
+        """This moment as a ``pipcore.matchid.MatchState`` (for the Match ID: loaded only when asked)."""
+        from pipcore.matchid import referee_state
 
-        return match_state(self)
+        return referee_state(self)
 
     def match_id(self):
         return self.match_state().encode()

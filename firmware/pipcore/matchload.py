@@ -1,12 +1,12 @@
-"""The referee meets the outside: a position set up by a host, and the moment as a Match ID state.
+"""The referee meets the outside: a position set up by a host (``Referee.load`` calls in here).
 
-Neither is needed while a match is played at the table, so the board loads
-this module only when a host sets a position (``set_position``) or asks for
-a Match ID (``Referee.load`` and ``Referee.match_state`` call in here).
+Not needed while a match is played at the table, so the board loads this
+module only when a host sets a position (``set_position``). The moment as a
+Match ID state is ``pipcore.matchid.referee_state``'s.
 """
 
 from pipcore.cube import Cube
-from pipcore.match import ANSWER, CUBE_OR_ROLL, NO_GAME, OPENING, PLAY, TIME, Match, MatchError
+from pipcore.match import CUBE_OR_ROLL, PLAY, Match, MatchError
 from pipcore.position import CHECKERS
 from pipcore.options import make_options
 from pipcore.rules import check_dice
@@ -68,42 +68,3 @@ def load(ref, position, turn, dice=None, state=None):
         cube.note_roll()
         ref.dice = dice
         ref.phase = PLAY
-
-
-def match_state(ref):
-    """``ref``'s moment as a ``pipcore.matchid.MatchState``."""
-    state = _match_state(ref)
-    state.jacoby = bool(ref.options["jacoby"]) and not ref.match.length
-    return state
-
-
-def _match_state(ref):
-    from pipcore.matchid import GAME_DROPPED, GAME_NONE, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
-    cube = ref.cube
-    if ref.phase == NO_GAME or cube is None:
-        return MatchState(game_state=GAME_NONE, length=ref.match.length, score=ref.match.score,
-                          crawford=ref.match.crawford_game)
-    if ref.phase == OPENING:
-        return MatchState(cube_value=cube.value, game_state=GAME_NONE, length=ref.match.length,
-                          score=ref.match.score, crawford=cube.crawford_game)
-    if ref.game_over():
-        # as gnubg: the score already includes the finished game
-        r = ref.result
-        if r.dropped:
-            gs, turn, resigned = GAME_DROPPED, ref._dropper, 0
-        elif r.resigned:
-            gs, turn, resigned = GAME_RESIGNED, ref.turn, r.kind
-        elif r.kind == TIME:  # as gnubg reads the game from a .mat file: a resignation
-            kind = r.points // cube.value
-            gs, turn, resigned = GAME_RESIGNED, ref.turn, 1 if kind < 1 else (3 if kind > 3 else kind)
-        else:
-            gs, turn, resigned = GAME_OVER, ref.turn, 0
-        return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=ref.turn,
-                          crawford=cube.crawford_game, game_state=gs, turn=turn, resigned=resigned,
-                          dice=r.dice or (0, 0), length=ref.match.length, score=ref.match.score)
-    doubled = ref.phase == ANSWER
-    turn = cube.responder() if doubled else ref.turn
-    dice = ref.dice if ref.phase == PLAY else (0, 0)
-    return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=ref.turn,
-                      crawford=cube.crawford_game, game_state=GAME_PLAYING, turn=turn, doubled=doubled,
-                      dice=dice, length=ref.match.length, score=ref.match.score)
