@@ -8,6 +8,7 @@ from pipboard import hwdocs
 from pipboard.twins import VirtualBoard, VirtualStrip, VirtualSwitches
 from pipcore import dimensions as dims
 from pipcore import geometry as g
+from pipcore import pinmap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -47,7 +48,7 @@ def test_tables_match_geometry():
     assert "| S | %d |" % g.SENSORS in bom and "| D | %d |" % g.LEDS in bom
     assert "| U1-U%d | %d |" % (g.SHIFT_REGISTERS, g.SHIFT_REGISTERS) in bom
     pins = hwdocs.pinmap_md()
-    for n in (g.PIN_SCAN_SCK, g.PIN_SCAN_MISO, g.PIN_SCAN_LOAD, g.PIN_LED_DATA) + tuple(g.BUTTON_PINS):
+    for n in (pinmap.PIN_SCAN_SCK, pinmap.PIN_SCAN_MISO, pinmap.PIN_SCAN_LOAD, pinmap.PIN_LED_DATA) + tuple(pinmap.BUTTON_PINS):
         assert "| GP%d |" % n in pins
 
 

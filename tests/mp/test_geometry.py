@@ -2,6 +2,7 @@
 
 from pipcore import dimensions as dims
 from pipcore import geometry as g
+from pipcore import pinmap
 
 
 def test_sizes_agree():
@@ -13,7 +14,7 @@ def test_sizes_agree():
     assert dims.BOARD_W == 3 * dims.BORDER + 2 * dims.HALF_W + dims.BAR_W + dims.COLUMN_W
     assert dims.BOARD_H == 2 * dims.BORDER + 2 * g.SLOTS * dims.PITCH + dims.GAP_H
     assert dims.HALF_W == 6 * dims.PITCH
-    assert len(g.BUTTON_PINS) == g.BUTTONS == len(g.BUTTON_NAMES)
+    assert len(pinmap.BUTTON_PINS) == g.BUTTONS == len(g.BUTTON_NAMES)
     assert len(g.CAPACITY) == g.LOCATIONS and max(g.CAPACITY) == min(g.CAPACITY) == g.SLOTS
 
 
