@@ -242,8 +242,10 @@ class Controller(ControllerViews):
             if self.phase == MOVING and self.transit_since >= 0 and now - self.transit_since >= MISSING_MS:
                 self._evaluate()
         elif kind == "load":
-            self._on_load(event[1], event[2], event[3] if len(event) > 3 else None, event[4] if len(event) > 4
-                          else None)
+            from pipcore.matchload import load_position
+
+            load_position(self, event[1], event[2], event[3] if len(event) > 3 else None,
+                          event[4] if len(event) > 4 else None)
         elif kind == "host_play":
             from pipcore.outside import show_play
             show_play(self, event[1])
@@ -431,40 +433,6 @@ class Controller(ControllerViews):
         self.forced = None
         self._enter()
         self.save_due = True
-
-    # ------------------------------------------------------------ from the host
-    def _on_load(self, pid, mover, dice, match_id):
-        try:
-            pos = decode_position(pid, self.variant)
-        except PositionError as exc:
-            raise ControllerError("bad Position ID %r: %s" % (pid, exc))
-        if mover not in (0, 1):
-            raise ControllerError("mover must be 0 or 1, not %r" % (mover,))
-        state = None
-        if match_id:
-            from pipcore.matchid import decode_match_id
-            try:
-                state = decode_match_id(match_id)
-            except ValueError as exc:
-                raise ControllerError("bad Match ID %r: %s" % (match_id, exc))
-        ref = self.ref
-        was_setup = self.setting_up
-        old_pos = self.tracker.cur.pos if self.tracker is not None else ref.position
-        old_mover = ref.turn
-        writer = ref.writer
-        try:
-            ref.load(pos, mover, tuple(dice) if dice else None, state)
-        except ValueError as exc:  # MatchError, DiceError: nothing changed
-            raise ControllerError(str(exc))
-        self.options = ref.options
-        self._reveal(writer)
-        self.records.stop()  # the record cannot say how the match got here: the text log only
-        self._fair_dice(None)
-        self.forced = None
-        if not was_setup:
-            self.layout.seed(old_pos, old_mover)
-        self._start_setup()
-        self._evaluate()
 
     # -------------------------------------------------------------- persistence
     def snapshot(self):

@@ -1,8 +1,9 @@
-"""The referee meets the outside: a position set up by a host (``Referee.load`` calls in here).
+"""A position set up by a host: the controller's side (``load_position``) and the referee's (``load``).
 
 Not needed while a match is played at the table, so the board loads this
-module only when a host sets a position (``set_position``). The moment as a
-Match ID state is ``pipcore.matchid.referee_state``'s.
+module only when a host sets a position (``set_position``, the controller's
+``load`` event). The moment as a Match ID state is
+``pipcore.matchid.referee_state``'s.
 """
 
 from pipcore.cube import Cube
@@ -68,3 +69,43 @@ def load(ref, position, turn, dice=None, state=None):
         cube.note_roll()
         ref.dice = dice
         ref.phase = PLAY
+
+
+def load_position(ctl, pid, mover, dice, match_id):
+    """The controller ``ctl`` continues from a host's Position ID (and Match ID): the board is set up
+    again; raises ControllerError (nothing changed) for a bad or finished position."""
+    from pipcore.controller import ControllerError
+    from pipcore.position import PositionError
+    from pipcore.variants import decode_position
+
+    try:
+        pos = decode_position(pid, ctl.variant)
+    except PositionError as exc:
+        raise ControllerError("bad Position ID %r: %s" % (pid, exc))
+    if mover not in (0, 1):
+        raise ControllerError("mover must be 0 or 1, not %r" % (mover,))
+    state = None
+    if match_id:
+        from pipcore.matchid import decode_match_id
+        try:
+            state = decode_match_id(match_id)
+        except ValueError as exc:
+            raise ControllerError("bad Match ID %r: %s" % (match_id, exc))
+    ref = ctl.ref
+    was_setup = ctl.setting_up
+    old_pos = ctl.tracker.cur.pos if ctl.tracker is not None else ref.position
+    old_mover = ref.turn
+    writer = ref.writer
+    try:
+        ref.load(pos, mover, tuple(dice) if dice else None, state)
+    except ValueError as exc:  # MatchError, DiceError: nothing changed
+        raise ControllerError(str(exc))
+    ctl.options = ref.options
+    ctl._reveal(writer)
+    ctl.records.stop()  # the record cannot say how the match got here: the text log only
+    ctl._fair_dice(None)
+    ctl.forced = None
+    if not was_setup:
+        ctl.layout.seed(old_pos, old_mover)
+    ctl._start_setup()
+    ctl._evaluate()
