@@ -55,7 +55,7 @@ HOST_ONLY = ("manifest.py",)  # the freeze manifest is read by the image build, 
 # Each firmware's own files (the rest is shared). MicroPython would run a CircuitPython boot.py at every
 # boot (and fail on its imports); CircuitPython cannot import machine.
 CIRCUITPYTHON_ONLY = ("code.py", "boot.py")  # and pipdrivers/cp_*.py
-MICROPYTHON_ONLY = ("main.py", "pipbench.py", "pipdrivers/board_pins.py")
+MICROPYTHON_ONLY = ("main.py", "pipbench.py", "pipbench_board.py", "pipdrivers/board_pins.py")
 TARGETS = ("micropython", "circuitpython")
 MIN_MICROPYTHON = (1, 22)
 REPL_REQUEST_ID = "pipboard-repl"
