@@ -6,6 +6,7 @@ import re
 
 from pipboard import hwdocs
 from pipboard.twins import VirtualBoard, VirtualStrip, VirtualSwitches
+from pipcore import dimensions as dims
 from pipcore import geometry as g
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,7 +82,7 @@ def test_menu_overlay_names_every_item_where_the_firmware_lights_it():
     from pipcore import menu
 
     svg = hwdocs.menu_overlay_svg()
-    assert 'width="%dmm"' % g.BOARD_W in svg  # printed at 100 %: the board's own size
+    assert 'width="%dmm"' % dims.BOARD_W in svg  # printed at 100 %: the board's own size
     for key, loc, kind, values, title, labels in menu.ITEMS:
         x, y, _dy = drawing.loc_origin(loc)
         assert '<circle cx="%d" cy="%d" r="3.4"' % (x, y) in svg, key  # the item's light, ringed

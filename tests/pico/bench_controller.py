@@ -292,7 +292,7 @@ def run_turn(rig, pid, mover, dice, stats, over):
     rig.lay_out(pos, mover)
     ctl = app.ctl
     if ctl.phase_name() != "turn-start":
-        print("setup failed for %s: %s" % (pid, ctl.message))
+        print("setup failed for %s: %s (fault: %s; error: %s)" % (pid, ctl.message, app.last_fault, app.error))
         raise SystemExit(1)
     snap = ctl.snapshot()
     rig.dice.next = dice
