@@ -86,6 +86,7 @@ class Controller(ControllerViews):
         self.have_sensed = False
         self.marks = bytearray(NLOC)
         self.mark_player = bytearray(NLOC)
+        self._was = (bytearray(NLOC), bytearray(NLOC))  # (``_evaluate``)
         self.frame = 0
         self.display = ()
         self.message = ""
@@ -503,7 +504,9 @@ class Controller(ControllerViews):
         self.mark_player[loc] = player
 
     def _evaluate(self):
-        old = bytes(self.marks) + bytes(self.mark_player)
+        was = self._was  # the marks before, copied into kept arrays (no bytes made at every change)
+        was[0][:] = self.marks
+        was[1][:] = self.mark_player
         self._clear_marks()
         phase = self.phase
         if phase == MOVING or phase == PICK:
@@ -519,7 +522,7 @@ class Controller(ControllerViews):
         if self.pending is not None:  # a resignation offered, dice being keyed in: shown until answered
             self.display = self.pending.display
             self.message = self.pending.message
-        if bytes(self.marks) + bytes(self.mark_player) != old:
+        if self.marks != was[0] or self.mark_player != was[1]:
             self.frame += 1
             self.since = self.now
 

@@ -157,48 +157,51 @@ class TurnGuide:
         root = tr.pos
         pend = 0
         blots_off = 0
+        diff = 0  # bit i: location i shows other than ``node`` (the opponent's bar aside)
         for i in range(NLOC):
             d = s[i] - k[i]
-            if d > 0 and i != obar:
-                pend += 1
-            elif d < 0 and blots[i] and pos.opp[blots[i]]:
-                blots_off += 1
+            if d and i != obar:
+                diff |= 1 << i
+                if d > 0:
+                    pend += 1
+                elif blots[i] and pos.opp[blots[i]]:
+                    blots_off += 1
         # blots already on the bar before their hitter came; the others are in hand
         early = s[obar] - k[obar] + pend
         blots_in_hand = blots_off - early if early > 0 else blots_off
         lifted = 0
         to_bar = early < 0  # a hit checker in hand
-        for i in range(NLOC):
-            d = s[i] - k[i]
-            if not d or i == obar:
-                continue
-            if d > 0:  # a hit checker still on its point
-                mark(i, take, other)
-                to_bar = True
-                continue
-            q = blots[i]
-            if q and pos.opp[q]:  # a blot off its point: back, or to the bar if it is being hit
-                if blots_in_hand:
-                    if marks[i] == M_NONE:
-                        mark(i, M_FIX_TO, other)
+        table = self._table
+        i = 0
+        while diff:
+            if diff & 1:
+                q = blots[i]
+                p = loc_point(mover, i, nardy)
+                if s[i] > k[i]:  # a hit checker still on its point
+                    mark(i, take, other)
                     to_bar = True
-                continue
-            p = loc_point(mover, i, nardy)
-            if p >= 0 and pos.me[p]:
-                if pos.me[p] > root.me[p]:
-                    mark(i, M_TARGET, mover)  # a checker landed here this turn: back here, or on
+                elif q and pos.opp[q]:  # a blot off its point: back, or to the bar if it is being hit
+                    if blots_in_hand:
+                        if marks[i] == M_NONE:
+                            mark(i, M_FIX_TO, other)
+                        to_bar = True
+                elif p >= 0 and pos.me[p]:
+                    if pos.me[p] > root.me[p]:
+                        mark(i, M_TARGET, mover)  # a checker landed here this turn: back here, or on
+                    elif marks[i] == M_NONE:
+                        mark(i, M_LIFTED, mover)
+                    lifted = 2
+                    if not tournament:
+                        for child in tr.lift_targets(node, p):
+                            loc = table[child.to]
+                            if marks[loc] == M_NONE or marks[loc] == M_LIFTED:  # (another reading's lift)
+                                mark(loc, M_TARGET, mover)
+                            if child.key[obar] > k[obar] and s[loc]:
+                                to_bar = True  # the checker on that point may be the hit one, in hand
                 elif marks[i] == M_NONE:
-                    mark(i, M_LIFTED, mover)
-                lifted = 2
-                if not tournament:
-                    for child in tr.lift_targets(node, p):
-                        loc = slot_loc(mover, child.to, nardy)
-                        if marks[loc] == M_NONE or marks[loc] == M_LIFTED:  # (another reading's lift)
-                            mark(loc, M_TARGET, mover)
-                        if child.key[obar] > k[obar] and s[loc]:
-                            to_bar = True  # the checker on that point may be the hit one, in hand
-            elif marks[i] == M_NONE:
-                mark(i, M_FIX_TO, owner_at(pos, mover, i, nardy))
+                    mark(i, M_FIX_TO, owner_at(pos, mover, i, nardy))
+            diff >>= 1
+            i += 1
         if to_bar:
             mark(obar, M_FIX_TO, other)
         return (1 if pend else 0) | lifted
