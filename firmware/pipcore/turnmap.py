@@ -24,10 +24,9 @@ from pipcore.rules import apply_move, single_move_error
 
 
 def remove_die(left, d):
-    """``left`` (a tuple of dice values) without one ``d``."""
-    out = list(left)
-    out.remove(d)
-    return tuple(out)
+    """``left`` (a tuple of dice values) without one ``d`` (the first)."""
+    i = left.index(d)
+    return left[:i] + left[i + 1:]
 
 
 class TurnMap:
@@ -166,7 +165,8 @@ class TurnMap:
         frontier = [(src, pos, left, ())]
         while frontier:
             at, p, lf, path = frontier.pop()
-            for s, t, d in self._moves(p, lf, at):
+            # (the turn's steps filtered here: ``_moves`` would build a filtered list)
+            for s, t, d in (self.turn.steps(p) or ()) if not check else self._moves(p, lf, at):
                 if s != at or d not in lf:
                     continue
                 child = p.copy()
