@@ -88,7 +88,7 @@ def reach(tr, node, p, q, out):
         pos = node.pos.copy()
         opp = pos.opp
         at = p
-        path = []
+        path = ()  # (a tuple: ``Tracker._child`` adds it to one)
         ok = True
         for d in dice:
             t = at - d
@@ -99,7 +99,7 @@ def reach(tr, node, p, q, out):
                 break
             apply_move(pos, at, t)
             if t != q:
-                path.append(t)
+                path += (t,)
             at = t
         if not ok:
             continue

@@ -251,25 +251,18 @@ class Tracker:
         landing points and the opponent's bar can change.
         """
         key = bytearray(parent.key)
-        mover = self.mover
-        nardy = self.nardy
         cap = self.capacity
         me = pos.me
         opp = pos.opp
-        other_bar = BAR0 + 1 - mover
-        locs = [slot_loc(mover, src, nardy), slot_loc(mover, to, nardy), other_bar]
-        for q in path:
-            locs.append(slot_loc(mover, q, nardy))
-        for loc in locs:
-            if loc < 24:
-                q = loc_point(mover, loc, nardy)
-                c = me[q] + opp[opp_slot(q, nardy)]
-            elif loc == other_bar:
-                c = opp[25]
-            elif loc < BAR0 + 2:
-                c = me[25]
+        table = self._table
+        loc = self._obar
+        key[loc] = opp[25] if opp[25] < cap[loc] else cap[loc]
+        for q in (src, to) + path:
+            loc = table[q]
+            if q == 0 or q == 25:  # the mover's tray or bar
+                c = me[q]
             else:
-                c = me[0]
+                c = me[q] + opp[25 - q if not self.nardy else opp_slot(q, True)]
             key[loc] = c if c < cap[loc] else cap[loc]
         return Node(pos, left, bytes(key), parent, to)
 
