@@ -52,11 +52,12 @@ class DiceDisplay:
         if not 0 <= face <= 6:
             raise DisplayError("a die shows 1..6 (0 = blank), not %r" % (face,))
         mask = g.DIE_FACE_MASKS[face]
+        if dim != 1:
+            colour = (((colour >> 16) & 255) // dim) << 16 | (((colour >> 8) & 255) // dim) << 8 | (colour & 255) // dim
+        colour |= effect << 24  # (``Pixels.put``'s code, made once for the seven pips)
+        put = self.px.put
         for pip in range(g.DIE_PIPS):
-            if mask >> pip & 1:
-                self._set(base + pip, colour, effect, dim)
-            else:
-                self.px.put(base + pip, 0)
+            put(base + pip, colour if mask >> pip & 1 else 0)
 
     def dice(self, d1, d2, player, used1=False, used2=False, moves_left=-1):
         """Show a roll in ``player``'s colour; used dice dim; ``moves_left`` markers (0..4)."""
