@@ -226,8 +226,8 @@ class App:
     def forget_modules(self):
         """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
         if self.overlay is self.mode:
-            unload("pipcore", ("menu", "settings", "selftest", "glyphs") if self.mode else (
-                "menu", "settings", "selftest", "glyphs", "bamode", "bascore", "bacalls"))
+            unload("pipcore", ("menu", "settings", "selftest") if self.mode else (
+                "menu", "settings", "selftest", "glyphs", "bamode", "bahost", "bascore", "bacalls"))
 
     # -- the loop ------------------------------------------------------------
     def poll(self, now):

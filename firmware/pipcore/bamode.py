@@ -36,13 +36,14 @@ are refused. The first dealer and a new game take either side's.
     menu held       the board's menu
 
 Referee mode (the cards of each trick keyed in and checked) is a per-game
-option, ``referee``, that this firmware does not offer yet: ``ba_options``
+option, ``referee``, that this firmware does not offer yet: ``pipcore.bahost.ba_options``
 refuses it, and ``BaSession.referee`` is where the mode will consult it.
 """
 
 from pipcore import geometry as g
-from pipcore.bacalls import BOARD, NO_TRUMP, PASS, SEAT_NAMES, TEAM_NAMES, BackAlleyError
-from pipcore.bascore import CALLING, OVER, PHASE_NAMES, TRICKS, TRUMP, ScoreKeeper, _names, call_short, trump_name
+from pipcore.bacalls import BOARD, NO_TRUMP, PASS, SEAT_NAMES, BackAlleyError
+from pipcore.bascore import CALLING, OVER, PHASE_NAMES, TRICKS, TRUMP, ScoreKeeper, call_short
+from pipcore.compat import unload
 from pipcore.glyphs import bits as _glyph
 
 VARIANT = "backalley"
@@ -72,51 +73,35 @@ _GREEN = (0, 130, 0)
 _RED = (140, 0, 0)
 
 
-class ConfigError(ValueError):
-    """A Back Alley option the board does not take; the message says which."""
-
-
-def ba_options(given=None):
-    """The options of a Back Alley game, completed and checked: ``names`` (four seat names N, E, S, W, or
-    None for North...), ``dealer`` (the first dealer, ``N``..``W``, or None: chosen at the table),
-    ``referee`` (False: referee mode is not in this firmware yet)."""
-    given = given or {}
-    if not isinstance(given, dict):
-        raise ConfigError("Back Alley options are a mapping: names, dealer, referee")
-    for key in given:
-        if key not in ("names", "dealer", "referee"):
-            raise ConfigError("Back Alley has no option %r (names, dealer, referee)" % (key,))
-    names = given.get("names")
-    dealer = given.get("dealer")
-    if names is not None:
-        try:
-            names = _names(names)
-        except BackAlleyError as exc:
-            raise ConfigError(str(exc)) from None
-    if dealer is not None and (type(dealer) is not str or dealer.upper() not in SEAT_NAMES or len(dealer) != 1):
-        raise ConfigError("dealer must be N, E, S or W, not %r" % (dealer,))
-    referee = given.get("referee", False)
-    if referee is not False:
-        raise ConfigError("referee mode (the cards of each trick keyed in) is not in this firmware yet")
-    return {"names": names, "dealer": dealer.upper() if dealer else None, "referee": False}
-
-
 def switch(app, variant, options):
     """``App.new_game``'s hook: True when the new game is Back Alley (the board keeps its score now); else
     the mode ends (this module leaves the heap) and the app starts the match itself."""
     if variant != VARIANT:
         app.mode = None
-        app.show_overlay(None)
+        app.show_overlay(None)  # this module leaves the heap (once this call returns)
+        from pipcore.app import PLAY_STORE
+        from pipcore.playcodes import play_store
+
+        try:
+            app._plays = play_store(PLAY_STORE)  # the rolls of the match to come: written into one store
+        except MemoryError:
+            pass  # (each roll allocates its own)
         return False
-    opts = ba_options(options)
+    from pipcore.bahost import ba_options
     from pipcore.controller import Controller
 
+    opts = ba_options(options)
     old = app.ctl
     old.end_match()  # the match being played ends here; its record stays in the directory
-    ctl = Controller(old.options if old.variant == "backgammon" else None, "backgammon", app.capacity)
-    ctl.end_match()  # (no record: the board keeps a card game's score)
-    ctl.tournament = old.tournament
-    app.ctl = ctl
+    tournament = old.tournament
+    app.ctl = None
+    old = Controller(old.options if old.variant == "backgammon" else None, "backgammon", app.capacity,
+                     store=_NoRecord(), entropy=None)
+    old.end_match()  # (it keeps no record: the board keeps a card game's score)
+    old.tournament = tournament
+    app.ctl = old
+    old = None
+    _make_room(app)
     app.mode = BaSession(app, opts)
     app.generation += 1
     app.saving = True
@@ -124,24 +109,46 @@ def switch(app, variant, options):
     app._unsaved = None
     app.show_overlay(app.mode)
     app.mode.commit()
+    unload("pipcore", ("bahost",))
     return True
+
+
+class _NoRecord:
+    """The store of the backgammon controller that waits while the board keeps a Back Alley score: none."""
+
+    def begin(self, variant, players, length):
+        raise OSError("no match record while the board keeps a Back Alley score")
+
+
+def _make_room(app):
+    """What a backgammon game keeps ready leaves the heap while the board keeps a Back Alley score: the
+    store of a roll's plays and the modules of a roll and of the match record (``App`` loads them at
+    power-up; they come back with the next backgammon match: ``switch``, and imports on demand)."""
+    app._plays = None
+    unload("pipcore", ("turnmap", "steps", "reach", "showing", "recwriter"))
 
 
 def resume(app, saved):
     """The mode of a state save (``App._resume``). A damaged part is refused whole, never half-loaded: a new
     game starts, and the message and the LEDs say why (the damaged save stays until the first key)."""
+    from pipcore.bahost import ConfigError, ba_options
+
     try:
         if type(saved) is not dict or saved.get("v") != SAVE_VERSION:
             raise ConfigError("not a Back Alley save of version %d" % SAVE_VERSION)
         opts = ba_options(saved.get("options"))
         keeper = saved.get("keeper")
-        keeper = ScoreKeeper.restore(keeper) if keeper is not None else None
+        keeper = _lean(ScoreKeeper.restore(keeper)) if keeper is not None else None
     except ValueError as exc:
         app.load_error = "the saved Back Alley game was refused: %s" % exc
-        session = BaSession(app, ba_options())
+        session = BaSession(app, ba_options())  # (the defaults)
         session.refuse(-1, app.load_error + "; a new game begins")
-        return session
-    return BaSession(app, opts, keeper)
+        keeper = session
+    else:
+        keeper = BaSession(app, opts, keeper)
+    _make_room(app)
+    unload("pipcore", ("bahost",))
+    return keeper
 
 
 class BaSession:
@@ -153,13 +160,13 @@ class BaSession:
         self.referee = options["referee"]  # referee mode (pipcore.batricks) will be consulted here
         self.keeper = keeper
         if keeper is None and options["dealer"]:
-            self.keeper = ScoreKeeper(options["dealer"], options["names"])
+            self.keeper = _lean(ScoreKeeper(options["dealer"], options["names"]))
         self.frame = 0
         self.view = None  # a view chosen with menu; None: the phase's own
         self.refused = None  # (seat or -1, why): the last key refused, until the next key
         self.asked = False  # a new game was asked once (undo held, or OK at the end): again starts it
         self.note = ""  # a line added to the message (the menu's waiting match...)
-        self._committed = keeper.snapshot() if keeper is not None else None
+        self._committed = self.keeper.snapshot() if self.keeper is not None else None
         self._fresh()
 
     # -- what the keeper waits for ------------------------------------------------------
@@ -237,7 +244,7 @@ class BaSession:
         seat = self.actor()
         self.asked = self.asked and role == 0 and self.phase == OVER
         if seat is not None and SIDES[seat] != side:
-            self.refuse(seat, "it is %s's turn: %s" % (self._name(seat), SIDE_TEXT[SIDES[seat]]))
+            self.refuse(seat, "it is %s's turn: %s" % (self.keeper.names[seat], SIDE_TEXT[SIDES[seat]]))
             return
         self.refused = None
         self.view = None
@@ -266,7 +273,7 @@ class BaSession:
         k = self.keeper
         phase = self.phase
         if phase == DEALER:
-            self.entry = self._draw_seat()
+            self.entry = self._random_seat()
         elif phase == TRUMP:
             self.entry = 4
         elif phase == CALLING:
@@ -276,7 +283,7 @@ class BaSession:
         self.touched = True
         self.frame += 1
 
-    def _draw_seat(self):
+    def _random_seat(self):
         """A seat at random (RULES.md 5.3) from the board's dice: 1..4 name N..W, 5 and 6 roll again."""
         dice = self.app.dice
         for _ in range(24):
@@ -293,7 +300,7 @@ class BaSession:
             self._new_game(now)
             return
         if phase == DEALER:
-            self.keeper = ScoreKeeper(self.entry, self.options["names"])
+            self.keeper = _lean(ScoreKeeper(self.entry, self.options["names"]))
         elif phase == TRUMP:
             k.key_trump(NO_TRUMP if self.entry == 4 else self.entry)
         elif phase == CALLING:
@@ -360,7 +367,7 @@ class BaSession:
         guard.relieve(None)
         try:
             if k is not None and self._committed is not None:
-                self.keeper = ScoreKeeper.restore(self._committed)
+                self.keeper = _lean(ScoreKeeper.restore(self._committed))
         except Exception as again:
             self.app.fault(kind, again)
             return
@@ -369,9 +376,8 @@ class BaSession:
 
     # -- the state save and the host -------------------------------------------------------------
     def snapshot(self):
-        """The mode's part of the state save (``App._save``)."""
-        k = self.keeper
-        return {"v": SAVE_VERSION, "options": self.options, "keeper": k.snapshot() if k is not None else None}
+        """The mode's part of the state save (``App._save``): the keys as last committed."""
+        return {"v": SAVE_VERSION, "options": self.options, "keeper": self._committed}
 
     def sensed(self, now):
         return True  # the switches are not the game's: cards are played beside the board
@@ -392,70 +398,34 @@ class BaSession:
 
     def event(self):
         k = self.keeper
-        return {"event": VARIANT, "phase": self.phase_name(), "deal": k.number if k is not None else 0,
-                "keys": self.seen(), "text": self.prompt()}
+        return {"event": VARIANT, "phase": self.phase_name(), "deal": min(k.number, 25) if k is not None else 0,
+                "keys": self.seen()}
 
     def phase_name(self):
         return "dealer" if self.keeper is None else PHASE_NAMES[self.keeper.phase]
 
     def state(self):
-        """The snapshot's ``backalley`` (docs/protocol.md)."""
-        k = self.keeper
-        out = {"phase": self.phase_name(), "entry": self.entry_text(), "view": self.shown_view(),
-               "refused": self.refused[1] if self.refused else None, "options": self.options}
-        if k is None:
-            out["state"] = None
-            return out
-        out["state"] = k.snapshot()
-        out["deal"] = min(k.number, 25)
-        out["cards"] = k.hand_size
-        out["dealer"] = SEAT_NAMES[k.dealer]
-        seat = self.actor()  # who keys next: the dealer (the trump), the seat to call, the seat whose tricks
-        out["to_act"] = SEAT_NAMES[seat] if seat is not None else None
-        out["trump"] = None if k.trump is None else trump_name(k.trump)
-        calls = {}
-        tricks = {}
-        for seat in range(4):
-            c = k.call_of(seat)
-            if c is not None:
-                calls[SEAT_NAMES[seat]] = call_short(c, self._fold(seat))
-            t = k.tricks_of(seat)
-            if t is not None:
-                tricks[SEAT_NAMES[seat]] = t
-        out["calls"] = calls
-        out["tricks"] = tricks
-        out["contracts"] = dict((TEAM_NAMES[t], self._contract(t)) for t in range(2)) if k.calls else None
-        out["leader"] = SEAT_NAMES[k.leader] if k.leader is not None else None
-        out["scores"] = {"NS": k.scores[0], "EW": k.scores[1]}
-        out["redeals"] = k.redeals
-        out["names"] = k.names
-        out["winner"] = None
-        if k.phase == OVER:
-            w = k.winner()
-            out["winner"] = "tie" if w < 0 else TEAM_NAMES[w]
+        """The snapshot's ``backalley`` (docs/protocol.md; ``pipcore.bahost``, loaded for the host only)."""
+        from pipcore import bahost
+
+        out = bahost.state(self)
+        unload("pipcore", ("bahost",))
         return out
 
     def describe(self, snap):
-        snap["variant"] = VARIANT
-        snap["backalley"] = self.state()
-        snap["message"] = self.message
+        from pipcore import bahost
+
+        bahost.describe(self, snap)
+        unload("pipcore", ("bahost",))
 
     # -- words --------------------------------------------------------------------------------------
-    def _name(self, seat):
+    def fold(self, seat):
+        """The k of ``seat``'s Board call in this deal (the k-th board of the deal), else 0."""
         k = self.keeper
-        return k.names[seat] if k is not None else ("North", "East", "South", "West")[seat]
-
-    def _fold(self, seat):
-        """The k of ``seat``'s Board call in this deal (the k-th board), else 0."""
-        k = self.keeper
-        folds = 0
         i = (seat - k.dealer - 1) % 4
-        for j in range(min(i + 1, len(k.calls))):
-            if k.calls[j] == BOARD:
-                folds += 1
-        return folds if k.calls[i] == BOARD else 0
+        return k.calls[:i + 1].count(BOARD) if k.calls[i] == BOARD else 0
 
-    def _contract(self, team):
+    def contract(self, team):
         """A team's contract so far as the glyphs show it: ``"7"``, ``"B"``, ``"B2"``, ``"-"`` (none)."""
         k = self.keeper
         tricks = 0
@@ -463,7 +433,7 @@ class BaSession:
         for seat in (team, team + 2):
             c = k.call_of(seat)
             if c == BOARD:
-                board = max(board, self._fold(seat))
+                board = max(board, self.fold(seat))
             elif c is not None:
                 tricks += c
         if board:
@@ -479,41 +449,10 @@ class BaSession:
         if phase == TRUMP:
             return TRUMP_LETTERS[e]
         if phase == CALLING:
-            return call_short(e, 1 + self._boards()) if e != PASS else "P"
+            return call_short(e, 1 + self.keeper.calls.count(BOARD))
         if phase == TRICKS:
             return str(e)
         return None
-
-    def _boards(self):
-        n = 0
-        for c in self.keeper.calls:
-            if c == BOARD:
-                n += 1
-        return n
-
-    def prompt(self):
-        """What the board waits for, in one line (the keeper's words, and the value shown)."""
-        k = self.keeper
-        if k is None:
-            return ("Back Alley: who deals first? %s (TAKE/DROP: the next seat, DOUBLE: at random, ROLL/DONE: "
-                    "confirm)" % self._name(self.entry))
-        if k.phase == OVER:
-            return k.prompt()
-        value = self.entry_text()
-        if k.phase == TRUMP:
-            value = ("clubs", "diamonds", "hearts", "spades", "joker (no trump)")[self.entry]
-        keys = ("DOUBLE: joker", "DOUBLE: Board", "DOUBLE: the rest")[k.phase]
-        return "%s: %s? (TAKE/DROP change, %s, ROLL/DONE ok; %s)" % (
-            k.prompt(), value, keys, SIDE_TEXT[SIDES[self.actor()]])
-
-    @property
-    def message(self):
-        text = self.prompt()
-        if self.refused is not None:
-            text = "REFUSED: %s | %s" % (self.refused[1], text)
-        if self.note:
-            text += " | " + self.note
-        return text
 
     # -- the LEDs ----------------------------------------------------------------------------------
     def shown_view(self):
@@ -523,7 +462,7 @@ class BaSession:
         k = self.keeper
         if k is None:
             return "deal"
-        if k.phase == OVER or k.phase == TRUMP and k._rows and not self.touched:
+        if k.phase == OVER or k.phase == TRUMP and (k.number > 1 or k.redeals) and not self.touched:
             return "scores"  # between deals, while the cards are dealt
         if k.phase == TRICKS and not k.keyed_tricks and not self.touched:
             return "contracts"  # while the cards are played
@@ -582,7 +521,7 @@ class BaSession:
             _set(px, g.led_index(quad[2], 0), _RED, _BLINK)
         if view == "contracts":
             if k.calls:
-                _text(px, quad, 2, self._contract(team), _TEAM[team], _STEADY)
+                _text(px, quad, 2, self.contract(team), _TEAM[team], _STEADY)
             return
         if acting:
             _text(px, quad, 2, self.entry_text(), _RED if refused else _WHITE, _BLINK if refused else _PULSE)
@@ -593,7 +532,7 @@ class BaSession:
             return
         c = k.call_of(seat)
         if c is not None:
-            _text(px, quad, 2, call_short(c, self._fold(seat)), _TEAM_DIM[team] if k.phase == TRICKS else
+            _text(px, quad, 2, call_short(c, self.fold(seat)), _TEAM_DIM[team] if k.phase == TRICKS else
                   _TEAM[team], _STEADY)
 
     def _draw_scores(self, px):
@@ -611,6 +550,13 @@ class BaSession:
             _text(px, HALVES[team], 4, text, _TEAM[team], effect)
             for loc in HALVES[team]:
                 _set(px, g.led_index(loc, 0), _TEAM_DIM[team], _STEADY)
+
+
+def _lean(keeper):
+    """The board's keeper keeps no score sheet rows (a host makes the sheet from the keys: pipboard export)."""
+    keeper.keep_rows = False
+    keeper._rows = []
+    return keeper
 
 
 def _set(px, index, colour, effect):

@@ -339,7 +339,7 @@ class ProtocolHandler:
     def _cmd_new_game(self, msg):
         variant = msg.get("variant", "backgammon")
         if variant == "backalley":  # the board keeps a Back Alley score (pipcore.bamode, docs/backalley.md)
-            from pipcore.bamode import ba_options
+            from pipcore.bahost import ba_options
 
             options = ba_options(msg.get("options"))
         else:

@@ -60,7 +60,7 @@ def waiting_match(app):
     try:
         variant = nxt["variant"]
         if variant == "backalley":  # the board's scorekeeper (pipcore.bamode)
-            from pipcore.bamode import ba_options
+            from pipcore.bahost import ba_options
 
             return variant, ba_options(nxt["options"])
         return variant, make_options(nxt["options"], variant)

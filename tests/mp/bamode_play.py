@@ -110,11 +110,18 @@ class Keyer:
         self._press(self.button(seat, ROLL))
 
     def deal(self, trump, calls, tricks):
-        self.key("CDHSJ"[trump])
-        boards = 0
-        for call in calls:
-            self.key(call_text(call, boards))
-            if call == BOARD:
-                boards += 1
-        for n in tricks or ():
-            self.key(str(n))
+        for text in deal_texts(trump, calls, tricks):
+            self.key(text)
+
+
+def deal_texts(trump, calls, tricks):
+    """What the board shows for each key of a deal, in order: the trump, the calls, the tricks."""
+    texts = ["CDHSJ"[trump]]
+    boards = 0
+    for call in calls:
+        texts.append(call_text(call, boards))
+        if call == BOARD:
+            boards += 1
+    for n in tricks or ():
+        texts.append(str(n))
+    return texts
