@@ -16,6 +16,7 @@ be broken, CircuitPython's safe mode skips it and code.py.
 """
 
 from pipcore import geometry as g
+from pipcore import pinmap
 
 HOLD_BUTTON = g.BTN_MENU
 HOLD_READS = 3  # pressed this many times, 10 ms apart: one bounce is not a hold
@@ -23,7 +24,7 @@ HOLD_READS = 3  # pressed this many times, 10 ms apart: one bounce is not a hold
 
 def menu_held(board, digitalio, sleep, reads=HOLD_READS):
     """True when the ``menu`` button reads pressed ``reads`` times running."""
-    button = digitalio.DigitalInOut(getattr(board, "GP%d" % g.BUTTON_PINS[HOLD_BUTTON]))
+    button = digitalio.DigitalInOut(getattr(board, "GP%d" % pinmap.BUTTON_PINS[HOLD_BUTTON]))
     try:
         button.switch_to_input(pull=digitalio.Pull.UP)
         for i in range(reads):

@@ -5,6 +5,7 @@ import types
 
 import pytest
 from pipcore import geometry as g
+from pipcore import pinmap
 
 
 class FakePin:
@@ -70,12 +71,12 @@ def pins(monkeypatch):
         machine.streams.append((pin.n, timing, bytes(buf)))
         if len(buf) > 3 * g.LEDS and not machine.cut:  # bits past the last pixel leave through its DOUT
             for p in FakePin.made:
-                if p.n == g.PIN_LED_RETURN and p.handler is not None:
+                if p.n == pinmap.PIN_LED_RETURN and p.handler is not None:
                     p.handler(p)
 
     machine.bitstream = bitstream
     # Buttons 1 and 9 pressed (pressed reads 0), ROSC bit alternating.
-    gpio = 0xFFFF & ~((1 << (g.BUTTON_GPIO_BASE + 1)) | (1 << (g.BUTTON_GPIO_BASE + 9)))
+    gpio = 0xFFFF & ~((1 << (pinmap.BUTTON_GPIO_BASE + 1)) | (1 << (pinmap.BUTTON_GPIO_BASE + 9)))
     machine.mem16 = Mem({0xD0000004: gpio})
     machine.mem32 = Mem({0x4006001C: 1})
     monkeypatch.setitem(sys.modules, "machine", machine)
@@ -97,10 +98,10 @@ def test_build_wires_the_geometry_pins(pins, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     board = board_pins.build()
     spi = FakeSPI.made[0]
-    assert spi.ident == g.SCAN_SPI_ID
-    assert spi.kw["sck"].n == g.PIN_SCAN_SCK and spi.kw["miso"].n == g.PIN_SCAN_MISO
+    assert spi.ident == pinmap.SCAN_SPI_ID
+    assert spi.kw["sck"].n == pinmap.PIN_SCAN_SCK and spi.kw["miso"].n == pinmap.PIN_SCAN_MISO
     assert spi.kw["polarity"] == 0 and spi.kw["phase"] == 0
-    load = [p for p in FakePin.made if p.n == g.PIN_SCAN_LOAD][0]
+    load = [p for p in FakePin.made if p.n == pinmap.PIN_SCAN_LOAD][0]
     board.scanner.sync()
     assert load.history[-2:] == [0, 1]  # load pulse before the shift
     assert board.scanner.chain_ok
@@ -109,9 +110,9 @@ def test_build_wires_the_geometry_pins(pins, tmp_path, monkeypatch):
     board.pixels.brightness = 1.0
     board.pixels.show()
     pin, timing, frame = machine.streams[-1]
-    assert pin == g.PIN_LED_DATA and len(frame) == 3 * g.LEDS and frame[:3] == bytes((2, 1, 3))
+    assert pin == pinmap.PIN_LED_DATA and len(frame) == 3 * g.LEDS and frame[:3] == bytes((2, 1, 3))
     button_pins = sorted(p.n for p in FakePin.made if p.pull == FakePin.PULL_UP)
-    assert button_pins == sorted(g.BUTTON_PINS)
+    assert button_pins == sorted(pinmap.BUTTON_PINS)
     assert board.buttons._read() == (1 << 1) | (1 << 9)
     assert 1 <= board.dice.roll()[0] <= 6
     assert len(board_pins.entropy(40)) == 40
@@ -121,11 +122,11 @@ def test_led_chain_check_listens_on_the_return_line(pins, tmp_path, monkeypatch)
     machine, board_pins = pins
     monkeypatch.chdir(tmp_path)
     board = board_pins.build()
-    ret = [p for p in FakePin.made if p.n == g.PIN_LED_RETURN]
+    ret = [p for p in FakePin.made if p.n == pinmap.PIN_LED_RETURN]
     assert len(ret) == 1 and ret[0].pull == FakePin.PULL_DOWN and ret[0].handler is not None
     assert board.check_leds() is True
     pin, _timing, probe = machine.streams[-1]
-    assert pin == g.PIN_LED_DATA and len(probe) == 3 * (g.LEDS + 1) and probe[-3:] == b"\xff\xff\xff"
+    assert pin == pinmap.PIN_LED_DATA and len(probe) == 3 * (g.LEDS + 1) and probe[-3:] == b"\xff\xff\xff"
     assert not any(probe[:-3])  # the board's own pixels stay dark
     machine.cut = True
     assert board.check_leds() is False

@@ -20,6 +20,7 @@ import pytest
 from circuitpython import circuitpython, cp_build
 from pipboard.simboard import SimBoard, VirtualPlayer
 from pipcore import geometry as g
+from pipcore import pinmap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -262,7 +263,7 @@ def test_boot_gives_the_drive_to_the_board_and_enables_the_data_channel(cp):
     assert usb_cdc.enabled == {"console": True, "data": True}
     assert not cp.claimed  # the menu pin is free again for keypad
     cpsim.power_on()
-    cp.held.add(g.BUTTON_PINS[g.BTN_MENU])  # the safe-mode escape: menu held while plugging in
+    cp.held.add(pinmap.BUTTON_PINS[g.BTN_MENU])  # the safe-mode escape: menu held while plugging in
     assert boot.configure(board, digitalio, storage, usb_cdc, lambda s: None) == "computer"
     assert cp.remounts == [] and cp.drive_readonly
     assert usb_cdc.enabled["data"] is True and not cp.claimed

@@ -29,7 +29,7 @@ from pipcore.names import M_COACH_FROM, M_COACH_TO
 from pipcore.position import Position
 from pipcore.render import role_colour
 from pipcore.rules import Turn
-from pipcore.variants import play_result
+from pipcore.outside import play_result
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "gnubg")
 THRESHOLDS = {"doubtful": 0.03, "bad": 0.06, "very bad": 0.12}

@@ -245,3 +245,27 @@ def test_each_firmware_gets_only_its_own_files():
     shared = set(mp) & set(cp)
     assert "pipcore/app.py" in shared and "pipdrivers/usb_serial.py" in shared  # code.py's HostLink
     assert "/code.py" not in deploy.build() and "/boot.py" not in deploy.build()
+
+
+def test_tracebacks_name_modules_and_lines_only_when_asked(tmp_path):
+    """The board's build names each source by its module (no qstr of its own) and drops line numbers
+    (``OPTIMISE``: RAM); ``--lines`` keeps them."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__))))
+    from unix_mp import unix_micropython
+
+    binary = unix_micropython()
+    if binary is None:
+        import pytest
+
+        pytest.skip("unix MicroPython not installed")
+    source = "def inner(x):\n    y = x + 1\n    return 1 // (y - y)\n\n\ndef outer():\n    return inner(3)\n"
+    fw, _ = _tree(tmp_path, {"pipcore/__init__.py": "", "pipcore/deep.py": source})
+    for lines in (False, True):
+        out = str(tmp_path / ("lines" if lines else "lean"))
+        files = deploy.build(fw, out, lines=lines)
+        assert "/pipcore/deep.mpy" in files
+        proc = subprocess.run([binary, "-c", "import pipcore.deep as d; d.outer()"], capture_output=True, text=True,
+                              env=dict(os.environ, MICROPYPATH=out), cwd=str(tmp_path))
+        text = proc.stderr + proc.stdout
+        assert 'File "pipcore.deep"' in text and "in inner" in text and "ZeroDivisionError" in text, text
+        assert ('line 3, in inner' in text) == lines, text

@@ -6,7 +6,9 @@ import re
 
 from pipboard import hwdocs
 from pipboard.twins import VirtualBoard, VirtualStrip, VirtualSwitches
+from pipcore import dimensions as dims
 from pipcore import geometry as g
+from pipcore import pinmap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -46,7 +48,7 @@ def test_tables_match_geometry():
     assert "| S | %d |" % g.SENSORS in bom and "| D | %d |" % g.LEDS in bom
     assert "| U1-U%d | %d |" % (g.SHIFT_REGISTERS, g.SHIFT_REGISTERS) in bom
     pins = hwdocs.pinmap_md()
-    for n in (g.PIN_SCAN_SCK, g.PIN_SCAN_MISO, g.PIN_SCAN_LOAD, g.PIN_LED_DATA) + tuple(g.BUTTON_PINS):
+    for n in (pinmap.PIN_SCAN_SCK, pinmap.PIN_SCAN_MISO, pinmap.PIN_SCAN_LOAD, pinmap.PIN_LED_DATA) + tuple(pinmap.BUTTON_PINS):
         assert "| GP%d |" % n in pins
 
 
@@ -81,7 +83,7 @@ def test_menu_overlay_names_every_item_where_the_firmware_lights_it():
     from pipcore import menu
 
     svg = hwdocs.menu_overlay_svg()
-    assert 'width="%dmm"' % g.BOARD_W in svg  # printed at 100 %: the board's own size
+    assert 'width="%dmm"' % dims.BOARD_W in svg  # printed at 100 %: the board's own size
     for key, loc, kind, values, title, labels in menu.ITEMS:
         x, y, _dy = drawing.loc_origin(loc)
         assert '<circle cx="%d" cy="%d" r="3.4"' % (x, y) in svg, key  # the item's light, ringed

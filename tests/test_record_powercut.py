@@ -86,11 +86,11 @@ def at_turn(seed):
 def test_a_cut_at_every_byte_of_a_commit_resumes_with_exactly_the_committed_record():
     """The commit of a roll: its entry appended, then the state saved; cut at every byte of both."""
     probe = at_turn(7)
-    committed = bytes(probe.app.record_bytes())
+    committed = bytes(probe.app.ctl.record_bytes())
     units0 = probe.flash.units
     probe.press("ROLL")
     total = probe.flash.units - units0
-    rolled = bytes(probe.app.record_bytes())
+    rolled = bytes(probe.app.ctl.record_bytes())
     assert total > 20 and len(rolled) == len(committed) + 7  # the roll's entry (R player d1 d2), then the save
     outcomes = set()
     # every byte of the entry and the first of the save, then a sample of the save, and its end
@@ -106,7 +106,7 @@ def test_a_cut_at_every_byte_of_a_commit_resumes_with_exactly_the_committed_reco
         b.power_on()
         saved = json.loads(b.saved_at_boot)
         assert json.loads(b.resumed_state) == saved  # the state a resume reads, whole
-        rec = bytes(b.app.record_bytes())
+        rec = bytes(b.app.ctl.record_bytes())
         assert len(rec) == saved["rec"][1], cut  # exactly what the save committed
         assert not read_record(rec).torn
         if b.ctl.phase == TURN_START:  # the save from before the roll: it is rolled again, recorded once
@@ -116,7 +116,7 @@ def test_a_cut_at_every_byte_of_a_commit_resumes_with_exactly_the_committed_reco
         else:
             outcomes.add("after")
             assert rec == rolled, cut
-        again = bytes(b.app.record_bytes())
+        again = bytes(b.app.ctl.record_bytes())
         assert again.startswith(committed) and len(again) == len(committed) + 7, cut  # none lost, none twice
         entries = read_record(again).entries
         assert entries[-1][0] == "roll" and entries[:-1] == read_record(committed).entries

@@ -130,7 +130,7 @@ def test_a_nearly_full_flash_warns_and_a_full_one_stops_the_record_but_not_the_g
     # what the record holds is whole: it reads and replays up to where it stopped
     from pipcore.record import read_record, replay
 
-    record = read_record(board.app.record_bytes())
+    record = read_record(board.app.ctl.record_bytes())
     games = record.games()
     assert not record.torn and games and games[0][-1][0] == "end"  # the first game whole, with its result
     replay(record)

@@ -447,14 +447,6 @@ class App:
         if self._time_at is not None:
             self.store.now_s = self._time_at[0] + (now - self._time_at[1]) // 1000
 
-    def set_time(self, seconds, now):
-        """The host's clock (seconds since 1970, UTC): matches get their date (``pipcore.directory``)."""
-        if self.store is not None:
-            self._time_at = (seconds, now + self.skew)
-            from pipcore.directory import set_time
-
-            set_time(self, seconds)
-
     def _recover(self, exc, event, now):
         """Rebuild the controller from the last commit and retry ``event`` (None: nothing to retry)."""
         self.faults += 1
@@ -566,18 +558,6 @@ class App:
         self._unsaved = None
         self._save()
         self._drawn = -1
-
-    def record_bytes(self):
-        """The whole live match as a ``pipcore.record`` record (text lines where the controller keeps none).
-        Host tools and tests only: the protocol pages it (``record_page``)."""
-        return self.ctl.record_bytes()
-
-    def storage(self):
-        """The snapshot's ``storage``: flash free, low space, the live match's id and record state."""
-        store = self.store
-        records = self.ctl.records
-        return {"free": store.free() if store is not None else None, "low": self.low_space,
-                "match": records.mid or None, "record": records.failed}
 
     def _save(self):
         ctl = self.ctl

@@ -289,11 +289,19 @@ class AppBridge:
     def set_time(self, seconds):
         if getattr(self.app, "store", None) is None:
             raise ValueError("this board keeps no directory of matches")
-        self.app.set_time(seconds, self.now)
+        from pipcore.directory import set_time
+
+        set_time(self.app, seconds, self.now)
 
     def storage(self):
-        fn = getattr(self.app, "storage", None)
-        return fn() if fn is not None else None
+        """The snapshot's ``storage``: flash free, low space, the live match's id and record state."""
+        app = self.app
+        if not hasattr(app, "low_space"):
+            return None
+        store = app.store
+        records = app.ctl.records
+        return {"free": store.free() if store is not None else None, "low": app.low_space,
+                "match": records.mid or None, "record": records.failed}
 
     def _settable(self):
         source = self.app.ctl.options.get("dice", "electronic")

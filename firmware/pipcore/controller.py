@@ -44,7 +44,6 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 
 from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
-from pipcore.fairdice import FairMatch  # (resident anyway: the board's dice are its generator)
 from pipcore.keeper import RecordKeeper
 from pipcore.owners import refusal
 from pipcore.layout import Layout, guide_back
@@ -110,7 +109,7 @@ class Controller(ControllerViews):
         self._prompt = ""  # the message the coach's line was added to
         self._want = bytearray(NLOC)
         # at the table (docs/controller.md): a resignation offered (pipcore.resign) or dice being keyed in
-        # (pipcore.keyed) until answered; a provably fair match's dice (pipcore.fairdice), seeded from entropy(n)
+        # (pipcore.keyed) until answered; a provably fair match's dice (pipcore.fairmatch), seeded from entropy(n)
         self.pending = None
         self.fair = None
         self.entropy = entropy
@@ -134,7 +133,7 @@ class Controller(ControllerViews):
             self._reveal(ref.writer)
         writer = self.records.writer(players, self.options.get("matchLength", 0))
         self.ref = Referee(self.options, players, writer, self.variant, [], KEEP_RESULTS, self._log_lines())
-        self.fair = FairMatch.start(self.options, self.entropy, writer)
+        self._fair_dice(writer)
         self.ref.new_game()
         self.records.started()
         self.clock = None
@@ -153,6 +152,13 @@ class Controller(ControllerViews):
         ref.new_game(starter)  # a money session is one record however long it runs (its own file)
         self.layout.seed(last_pos, last_mover)
         self._start_setup()
+
+    def _fair_dice(self, writer):
+        """A new match's provably fair dice where its options want them (``dice``: ``fair``), else None."""
+        self.fair = None
+        if self.options["dice"] == "fair":
+            from pipcore.fairmatch import FairMatch
+            self.fair = FairMatch.new(self.entropy, writer)
 
     def _reveal(self, writer):
         """A fair match ends (its last game, a new match, a host's position): its seed is shown and recorded."""
@@ -236,8 +242,10 @@ class Controller(ControllerViews):
             if self.phase == MOVING and self.transit_since >= 0 and now - self.transit_since >= MISSING_MS:
                 self._evaluate()
         elif kind == "load":
-            self._on_load(event[1], event[2], event[3] if len(event) > 3 else None, event[4] if len(event) > 4
-                          else None)
+            from pipcore.matchload import load_position
+
+            load_position(self, event[1], event[2], event[3] if len(event) > 3 else None,
+                          event[4] if len(event) > 4 else None)
         elif kind == "host_play":
             from pipcore.outside import show_play
             show_play(self, event[1])
@@ -426,40 +434,6 @@ class Controller(ControllerViews):
         self._enter()
         self.save_due = True
 
-    # ------------------------------------------------------------ from the host
-    def _on_load(self, pid, mover, dice, match_id):
-        try:
-            pos = decode_position(pid, self.variant)
-        except PositionError as exc:
-            raise ControllerError("bad Position ID %r: %s" % (pid, exc))
-        if mover not in (0, 1):
-            raise ControllerError("mover must be 0 or 1, not %r" % (mover,))
-        state = None
-        if match_id:
-            from pipcore.matchid import decode_match_id
-            try:
-                state = decode_match_id(match_id)
-            except ValueError as exc:
-                raise ControllerError("bad Match ID %r: %s" % (match_id, exc))
-        ref = self.ref
-        was_setup = self.setting_up
-        old_pos = self.tracker.cur.pos if self.tracker is not None else ref.position
-        old_mover = ref.turn
-        writer = ref.writer
-        try:
-            ref.load(pos, mover, tuple(dice) if dice else None, state)
-        except ValueError as exc:  # MatchError, DiceError: nothing changed
-            raise ControllerError(str(exc))
-        self.options = ref.options
-        self._reveal(writer)
-        self.records.stop()  # the record cannot say how the match got here: the text log only
-        self.fair = FairMatch.start(self.options, self.entropy, None)
-        self.forced = None
-        if not was_setup:
-            self.layout.seed(old_pos, old_mover)
-        self._start_setup()
-        self._evaluate()
-
     # -------------------------------------------------------------- persistence
     def snapshot(self):
         """The committed state as plain data (JSON-ready)."""
@@ -497,7 +471,9 @@ class Controller(ControllerViews):
                 from pipcore.gameclock import GameClock
                 clock = snap.get("clock")
                 c.clock = GameClock.restore(clock) if clock is not None else GameClock.for_options(c.options)
-            c.fair = FairMatch.restore(snap["fair"]) if snap.get("fair") else None
+            if snap.get("fair"):
+                from pipcore.fairmatch import FairMatch
+                c.fair = FairMatch.restore(snap["fair"])
         except (KeyError, TypeError, ValueError, AttributeError, PositionError, MatchError) as exc:
             if isinstance(exc, ControllerError):
                 raise

@@ -66,8 +66,10 @@ def delete_match(app, match):
     app._check_space()
 
 
-def set_time(app, seconds):
-    """New matches get this date; the live one too if it has none yet."""
+def set_time(app, seconds, now):
+    """The host's clock (seconds since 1970, UTC) at the board's time ``now``: new matches get this date,
+    the live one too if it has none yet, and the app keeps the clock running (``App._tick_clock``)."""
+    app._time_at = (seconds, now + app.skew)
     store = app.store
     store.now_s = seconds
     mid = app.ctl.records.mid

@@ -19,8 +19,10 @@ right).  Black's own point ``p`` is board point ``25 - p`` in backgammon and
 ``p - 12 if p > 12 else p + 12`` in long nardy (both sides move the same
 way round there).  ``pipcore.position.Position`` keeps each side in its own
 numbering (slot 25 = bar, 0 = off): ``board_point(player, own, nardy)``
-converts, and is its own inverse. Drawing coordinates and pixel names are
-``pipboard.drawing``'s (host side: the board never needs them).
+converts, and is its own inverse. The Pico's pins are ``pipcore.pinmap``'s
+(read by the composition root once, at power-up). The board's size in millimetres is
+``pipcore.dimensions``' and drawing coordinates ``pipboard.drawing``'s (host
+side: the board never needs them).
 
 Locations and slots
 -------------------
@@ -91,16 +93,6 @@ CAPACITY = b"\x06" * 28
 SHIFT_REGISTERS = const(21)  # 74HC165, 8 inputs each
 SCAN_BYTES = const(21)
 
-# -- pins of the Raspberry Pi Pico (GPIO numbers) ------------------------
-PIN_SCAN_SCK = const(18)  # SPI0 SCK  -> all 74HC165 CLK
-PIN_SCAN_MISO = const(16)  # SPI0 RX  <- Q7 of register 0
-PIN_SCAN_LOAD = const(17)  # plain output -> all 74HC165 SH/LD (low = load)
-SCAN_SPI_ID = const(0)
-SCAN_SPI_BAUD = const(1_000_000)
-PIN_LED_DATA = const(22)  # -> 74AHCT125 (3.3 V to 5 V) -> DIN of pixel 0
-PIN_LED_RETURN = const(21)  # <- DOUT of the last pixel via 10 k / 20 k: the LED chain check at power-up
-PIN_ENTROPY_ADC = const(26)  # ADC0, left floating: noise for the dice seed
-
 # Buttons: to GND, internal pull-ups; pressed reads 0.
 BTN_WHITE_ROLL = const(0)  # roll the dice / done (confirm the move)
 BTN_WHITE_DOUBLE = const(1)  # double; facing a double: beaver (redouble)
@@ -113,10 +105,6 @@ BTN_BLACK_DROP = const(7)
 BTN_UNDO = const(8)  # short: undo the last checker move; long: undo the turn
 BTN_MENU = const(9)  # short: next menu item; long: enter / leave the menu
 BUTTONS = const(10)
-# Button n is on GPIO BUTTON_GPIO_BASE + n (GP2..GP11), so one read of the
-# SIO input register gives all ten at once.
-BUTTON_GPIO_BASE = const(2)
-BUTTON_PINS = b"\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b"
 BUTTON_NAMES = (
     "white roll/done",
     "white double",
@@ -167,17 +155,6 @@ POWER_BUDGET_MA = const(500)  # USB 2.0 port
 POWER_BASE_MA = const(45)  # Pico ~25 mA + 74HC165 chain and pull-ups ~5 mA + 74AHCT125 + margin
 LED_IDLE_UA = const(1000)  # quiescent draw of one dark pixel (WS2812B/SK6812: 0.6..1 mA)
 LED_CHANNEL_MA = const(20)  # one colour channel at 255
-
-# -- physical layout (millimetres, origin top-left, for drawings and sim) ---
-PITCH = const(32)  # slot pitch along a point = point width (30 mm checkers)
-BORDER = const(12)
-HALF_W = const(192)  # six points
-BAR_W = const(44)
-COLUMN_W = const(100)  # right-hand column: trays (left part) and the panel (right part)
-GAP_H = const(48)  # between the top and bottom points
-BOARD_W = const(564)  # BORDER + HALF_W + BAR_W + HALF_W + BORDER + COLUMN_W + BORDER
-BOARD_H = const(456)  # BORDER + 2 * SLOTS * PITCH + GAP_H + BORDER
-
 
 class GeometryError(ValueError):
     """A location, slot, point or LED index outside the board."""

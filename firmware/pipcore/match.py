@@ -13,8 +13,7 @@
 from pipcore.compat import const
 from pipcore.cube import BEAVER, CENTRE, DROP, OFFER, RACCOON, TAKE, Cube, CubeError  # noqa: F401
 from pipcore.notation import format_play
-from pipcore.options import make_options
-from pipcore.position import CHECKERS, Position
+from pipcore.position import Position
 from pipcore.rules import BACKGAMMON, SINGLE, Turn, apply_move, check_dice, check_play, winner_of
 
 
@@ -477,102 +476,21 @@ class Referee:
 
     # -- a position from outside ---------------------------------------------------
     def load(self, position, turn, dice=None, state=None):
-        """Continue from ``position`` (seen from ``turn``), as a host sets it up.
+        """Continue from ``position`` (seen from ``turn``), as a host sets it up (``pipcore.matchload``:
+        loaded only when a host does). Raises MatchError for a finished game or match."""
+        from pipcore.matchload import load
 
-        ``dice`` (or None: the turn starts before the roll); ``state`` an
-        optional MatchState for the cube, the score, the match length and
-        the Crawford game. The record cannot say how the match got here: the
-        writer is dropped (``writer`` becomes None). Raises MatchError for a
-        finished game.
-        """
-        if turn not in (0, 1):
-            raise MatchError("the player on turn must be 0 or 1, not %r" % (turn,))
-        if position.me[0] == CHECKERS or position.opp[0] == CHECKERS:
-            raise MatchError("that game is over: a side has borne off all its checkers")
-        if dice:
-            dice = check_dice(dice)
-        if state is not None:
-            length = state.length
-            if length != self.match.length:
-                opts = dict(self.options)
-                opts["matchLength"] = length
-                opts["crawford"] = length > 0
-                if length:
-                    opts["beavers"] = opts["raccoons"] = opts["jacoby"] = False
-                    opts["autoDoubles"] = 0
-                self.options = make_options(opts, self.variant)
-            m = Match(length, self.options["crawford"])
-            m.score = [state.score[0], state.score[1]]
-            if m.is_over():
-                raise MatchError("that match is over at %d-%d" % (m.score[0], m.score[1]))
-            m.crawford_game = bool(state.crawford)
-            # Crawford is behind us once a player stands 1-away outside the Crawford game
-            m.crawford_done = m.crawford and (m.crawford_game or length - 1 in m.score)
-            self.match = m
-        self.writer = None
-        self.position = position
-        self.turn = turn
-        self.game_number = max(self.game_number, 1)
-        self.move_number = max(self.move_number, 1)
-        self.result = None
-        self.opening_ties = 0
-        start = self.start_position().key()
-        self.played = [position.key() != start, position.swapped().key() != start]
-        cube = Cube(self.options, crawford_game=self.match.crawford_game)
-        if state is not None:
-            cube.value = state.cube_value
-            cube.owner = state.cube_owner
-            cube.player_doubled = state.cube_value > 1
-        self.cube = cube
-        cube.start_turn(turn)
-        self.dice = None
-        self.opening_dice = False
-        self.phase = CUBE_OR_ROLL
-        if dice:
-            cube.note_roll()
-            self.dice = dice
-            self.phase = PLAY
+        load(self, position, turn, dice, state)
 
     # -- queries ---------------------------------------------------------------------
     def game_over(self):
         return self.phase in (GAME_ENDED, MATCH_ENDED)
 
     def match_state(self):
-        """This moment as a ``pipcore.matchid.MatchState`` (for the Match ID; imported only when asked)."""
-        state = self._match_state()
-        state.jacoby = bool(self.options["jacoby"]) and not self.match.length
-        return state
+        """This moment as a ``pipcore.matchid.MatchState`` (for the Match ID: loaded only when asked)."""
+        from pipcore.matchid import referee_state
 
-    def _match_state(self):
-        from pipcore.matchid import GAME_DROPPED, GAME_NONE, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
-        cube = self.cube
-        if self.phase == NO_GAME or cube is None:
-            return MatchState(game_state=GAME_NONE, length=self.match.length, score=self.match.score,
-                              crawford=self.match.crawford_game)
-        if self.phase == OPENING:
-            return MatchState(cube_value=cube.value, game_state=GAME_NONE, length=self.match.length,
-                              score=self.match.score, crawford=cube.crawford_game)
-        if self.game_over():
-            # as gnubg: the score already includes the finished game
-            r = self.result
-            if r.dropped:
-                gs, turn, resigned = GAME_DROPPED, self._dropper, 0
-            elif r.resigned:
-                gs, turn, resigned = GAME_RESIGNED, self.turn, r.kind
-            elif r.kind == TIME:  # as gnubg reads the game from a .mat file: a resignation
-                kind = r.points // cube.value
-                gs, turn, resigned = GAME_RESIGNED, self.turn, 1 if kind < 1 else (3 if kind > 3 else kind)
-            else:
-                gs, turn, resigned = GAME_OVER, self.turn, 0
-            return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,
-                              crawford=cube.crawford_game, game_state=gs, turn=turn, resigned=resigned,
-                              dice=r.dice or (0, 0), length=self.match.length, score=self.match.score)
-        doubled = self.phase == ANSWER
-        turn = cube.responder() if doubled else self.turn
-        dice = self.dice if self.phase == PLAY else (0, 0)
-        return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=self.turn,
-                          crawford=cube.crawford_game, game_state=GAME_PLAYING, turn=turn, doubled=doubled,
-                          dice=dice, length=self.match.length, score=self.match.score)
+        return referee_state(self)
 
     def match_id(self):
         return self.match_state().encode()

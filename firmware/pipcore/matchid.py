@@ -279,3 +279,43 @@ def decode_match_id(match_id):
 
 def encode_match_id(state):
     return state.encode()
+
+
+def referee_state(ref):
+    """``ref``'s moment as a ``pipcore.matchid.MatchState``."""
+    state = _referee_state(ref)
+    state.jacoby = bool(ref.options["jacoby"]) and not ref.match.length
+    return state
+
+
+def _referee_state(ref):
+    from pipcore.match import ANSWER, NO_GAME, OPENING, PLAY, TIME
+
+    cube = ref.cube
+    if ref.phase == NO_GAME or cube is None:
+        return MatchState(game_state=GAME_NONE, length=ref.match.length, score=ref.match.score,
+                          crawford=ref.match.crawford_game)
+    if ref.phase == OPENING:
+        return MatchState(cube_value=cube.value, game_state=GAME_NONE, length=ref.match.length,
+                          score=ref.match.score, crawford=cube.crawford_game)
+    if ref.game_over():
+        # as gnubg: the score already includes the finished game
+        r = ref.result
+        if r.dropped:
+            gs, turn, resigned = GAME_DROPPED, ref._dropper, 0
+        elif r.resigned:
+            gs, turn, resigned = GAME_RESIGNED, ref.turn, r.kind
+        elif r.kind == TIME:  # as gnubg reads the game from a .mat file: a resignation
+            kind = r.points // cube.value
+            gs, turn, resigned = GAME_RESIGNED, ref.turn, 1 if kind < 1 else (3 if kind > 3 else kind)
+        else:
+            gs, turn, resigned = GAME_OVER, ref.turn, 0
+        return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=ref.turn,
+                          crawford=cube.crawford_game, game_state=gs, turn=turn, resigned=resigned,
+                          dice=r.dice or (0, 0), length=ref.match.length, score=ref.match.score)
+    doubled = ref.phase == ANSWER
+    turn = cube.responder() if doubled else ref.turn
+    dice = ref.dice if ref.phase == PLAY else (0, 0)
+    return MatchState(cube_value=cube.value, cube_owner=cube.owner, on_roll=ref.turn,
+                      crawford=cube.crawford_game, game_state=GAME_PLAYING, turn=turn, doubled=doubled,
+                      dice=dice, length=ref.match.length, score=ref.match.score)

@@ -67,17 +67,11 @@ class Position:
 
     @classmethod
     def from_dicts(cls, me, opp=None, opp_numbering="backgammon"):
-        """Build from RULES.md notation: ``M{13:5, bar:1}`` and ``O{...}``.
+        """Build from RULES.md notation: ``M{13:5, bar:1}`` and ``O{...}`` (``pipcore.posdicts``: tests,
+        tools and the rules CLI; the board never loads it)."""
+        from pipcore.posdicts import from_dicts
 
-        Keys are points in the **mover's** numbering (as in RULES.md 0.3), or
-        ``"bar"``/``"off"``. Missing checkers are counted as borne off, unless
-        ``off`` is given explicitly. ``opp_numbering`` is ``"backgammon"``
-        (opponent point = 25 - p) or ``"nardy"`` (p +- 12).
-        """
-        pos = cls()
-        _fill(pos.me, me, None)
-        _fill(pos.opp, opp or {}, opp_numbering)
-        return pos
+        return from_dicts(cls(), me, opp, opp_numbering)
 
     @classmethod
     def from_id(cls, position_id):
@@ -151,8 +145,10 @@ class Position:
         return "Position.from_id(%r)" % self.position_id()
 
     def describe(self, opp_numbering="backgammon"):
-        """RULES.md notation, e.g. ``M{13:5, 8:3} O{6:5}`` (mover's numbering)."""
-        return "M%s O%s" % (_dict_text(self.me, None), _dict_text(self.opp, opp_numbering))
+        """RULES.md notation, e.g. ``M{13:5, 8:3} O{6:5}`` (mover's numbering; ``pipcore.posdicts``)."""
+        from pipcore.posdicts import describe
+
+        return describe(self, opp_numbering)
 
 
 def _closed(side, other):
@@ -161,51 +157,6 @@ def _closed(side, other):
         if side[p] < 2:
             return False
     return True
-
-
-def _convert(p, numbering):
-    if numbering is None:
-        return p
-    if numbering == "backgammon":
-        return 25 - p
-    return p + 12 if p <= 12 else p - 12
-
-
-def _fill(side, spec, numbering):
-    total = 0
-    off = None
-    for key in spec:
-        n = spec[key]
-        if key == "off":
-            off = n
-            continue
-        if key == "bar":
-            slot = BAR
-        else:
-            p = int(key)
-            if not 1 <= p <= 24:
-                raise PositionError("point %r out of range" % key)
-            slot = _convert(p, numbering)
-        side[slot] += n
-        total += n
-    if total > CHECKERS:
-        raise PositionError("%d checkers on the board (at most 15)" % total)
-    side[0] = CHECKERS - total
-    if off is not None and off != side[0]:
-        raise PositionError("off:%d does not make 15 with the checkers on the board" % off)
-
-
-def _dict_text(side, numbering):
-    parts = []
-    for mover_point in range(24, 0, -1):
-        n = side[_convert(mover_point, numbering)]
-        if n:
-            parts.append("%d:%d" % (mover_point, n))
-    if side[BAR]:
-        parts.insert(0, "bar:%d" % side[BAR])
-    if side[0]:
-        parts.append("off:%d" % side[0])
-    return "{" + ", ".join(parts) + "}"
 
 
 def encode_position_id(pos):

@@ -34,7 +34,7 @@ Entry types and bodies (players are 0 and 1):
     U  player                         the roll before it is taken back before anything
                                       was played (physical dice keyed in wrong); the
                                       corrected roll follows
-    F  kind text(ascii hex)           a provably fair match's dice (``pipcore.fairdice``):
+    F  kind text(ascii hex)           a provably fair match's dice (``pipcore.fairmatch``):
                                       kind 0 the commitment, before the first roll;
                                       kind 1 the seed, revealed after the match
 

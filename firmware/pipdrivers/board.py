@@ -9,7 +9,7 @@ geometry.
 from pipcore import geometry as g
 
 from pipdrivers.buttons import Buttons
-from pipdrivers.dice import Dice
+from pipcore.fairdice import Dice
 from pipdrivers.dice_display import DiceDisplay
 from pipdrivers.leds import Pixels
 from pipdrivers.scan import Scanner

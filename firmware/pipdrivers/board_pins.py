@@ -23,7 +23,7 @@ import sys
 import time
 
 import machine
-from pipcore import geometry as g
+from pipcore import pinmap
 from pipcore.compat import const
 
 from pipdrivers.board import Board
@@ -39,17 +39,17 @@ _BUTTON_MASK = const(0x3FF)  # geometry.BUTTONS == 10 (tests/test_board_pins.py 
 def chain_reader():
     """``readinto(buf)`` for the scanner: load the switches, shift them in by SPI."""
     spi = machine.SPI(
-        g.SCAN_SPI_ID,
-        baudrate=g.SCAN_SPI_BAUD,
+        pinmap.SCAN_SPI_ID,
+        baudrate=pinmap.SCAN_SPI_BAUD,
         polarity=0,
         phase=0,
         bits=8,
         firstbit=machine.SPI.MSB,
-        sck=machine.Pin(g.PIN_SCAN_SCK),
+        sck=machine.Pin(pinmap.PIN_SCAN_SCK),
         mosi=machine.Pin(19),  # unused, SPI0 needs one
-        miso=machine.Pin(g.PIN_SCAN_MISO),
+        miso=machine.Pin(pinmap.PIN_SCAN_MISO),
     )
-    load = machine.Pin(g.PIN_SCAN_LOAD, machine.Pin.OUT, value=1)
+    load = machine.Pin(pinmap.PIN_SCAN_LOAD, machine.Pin.OUT, value=1)
 
     def readinto(buf):
         load.value(0)  # parallel load (>= 20 ns; a Python call is ~ 2 us)
@@ -61,7 +61,7 @@ def chain_reader():
 
 def led_writer():
     """``write(buf)`` for the pixels: one WS2812 bit stream on GP22."""
-    pin = machine.Pin(g.PIN_LED_DATA, machine.Pin.OUT, value=0)
+    pin = machine.Pin(pinmap.PIN_LED_DATA, machine.Pin.OUT, value=0)
     bitstream = machine.bitstream
     timing = _WS2812_TIMING
 
@@ -74,7 +74,7 @@ def led_writer():
 def led_return():
     """``returned()`` for ``Board.check_leds``: did data come back from the last pixel since the last call?
     (Its DOUT, divided to 3.3 V, on GP21: a rising edge there means the whole chain passed the frame on.)"""
-    pin = machine.Pin(g.PIN_LED_RETURN, machine.Pin.IN, machine.Pin.PULL_DOWN)
+    pin = machine.Pin(pinmap.PIN_LED_RETURN, machine.Pin.IN, machine.Pin.PULL_DOWN)
     seen = bytearray(1)
 
     def edge(_pin):
@@ -95,12 +95,12 @@ def led_return():
 
 def button_reader():
     """``read()`` for the buttons: one read of the GPIO input register."""
-    for n in g.BUTTON_PINS:
+    for n in pinmap.BUTTON_PINS:
         machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP)
     mem16 = machine.mem16  # GPIO 0..15: a small int, no allocation
 
     def read():
-        return (~mem16[_SIO_GPIO_IN] >> g.BUTTON_GPIO_BASE) & _BUTTON_MASK
+        return (~mem16[_SIO_GPIO_IN] >> pinmap.BUTTON_GPIO_BASE) & _BUTTON_MASK
 
     return read
 
@@ -109,7 +109,7 @@ def entropy(n):
     """``n`` bytes from the ring oscillator's random bit, ADC noise and timing jitter."""
     chip = "RP2350" if "RP2350" in sys.implementation._machine else "RP2040"
     rosc = _ROSC_RANDOMBIT[chip]
-    adc = machine.ADC(g.PIN_ENTROPY_ADC)
+    adc = machine.ADC(pinmap.PIN_ENTROPY_ADC)
     pool = bytearray(256)
     for i in range(256):
         byte = 0

@@ -2,7 +2,7 @@
 
 ``build()`` returns the same ``pipdrivers.board.Board`` as
 ``pipdrivers.board_pins.build()`` does on MicroPython, wired as in
-hardware/README.md (same pins, from ``pipcore.geometry``), with the libraries
+hardware/README.md (same pins, from ``pipcore.pinmap``), with the libraries
 a CircuitPython maker already has:
 
 =========  ===========================  ================================================
@@ -38,6 +38,7 @@ import board
 import keypad
 import neopixel
 from pipcore import geometry as g
+from pipcore import pinmap
 from pipcore.compat import const
 
 from pipdrivers.board import Board
@@ -69,9 +70,9 @@ def _waiter(seconds):
 def chain_reader():
     """``readinto(buf)`` for the scanner, from a ``keypad.ShiftRegisterKeys`` on the chain."""
     keys = keypad.ShiftRegisterKeys(
-        clock=pin(g.PIN_SCAN_SCK),
-        data=pin(g.PIN_SCAN_MISO),
-        latch=pin(g.PIN_SCAN_LOAD),
+        clock=pin(pinmap.PIN_SCAN_SCK),
+        data=pin(pinmap.PIN_SCAN_MISO),
+        latch=pin(pinmap.PIN_SCAN_LOAD),
         value_to_latch=True,  # the 74HC165 loads while SH/LD is low and holds when it goes high
         key_count=KEY_COUNT,
         value_when_pressed=True,  # a closed reed switch pulls its input to 3.3 V
@@ -86,7 +87,7 @@ def chain_reader():
 def button_reader():
     """``read()`` for the buttons, from a ``keypad.Keys`` on GP2..GP11."""
     keys = keypad.Keys(
-        tuple(pin(n) for n in g.BUTTON_PINS),
+        tuple(pin(n) for n in pinmap.BUTTON_PINS),
         value_when_pressed=False,  # buttons to GND, internal pull-ups
         pull=True,
         interval=BUTTON_INTERVAL_S,
@@ -103,7 +104,7 @@ def strip_writer(strip):
 
 def led_strip():
     """The NeoPixel chain on GP22 (brightness and auto_write: see the module docstring)."""
-    return neopixel.NeoPixel(pin(g.PIN_LED_DATA), g.LEDS, brightness=1.0, auto_write=False,
+    return neopixel.NeoPixel(pin(pinmap.PIN_LED_DATA), g.LEDS, brightness=1.0, auto_write=False,
                              pixel_order=neopixel.GRB)
 
 

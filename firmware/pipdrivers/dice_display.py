@@ -19,7 +19,7 @@ TURN_COLOUR = const(0x40FF40)
 LOW_SPACE_COLOUR = const(0xFF9000)  # amber: the flash is nearly full (export the matches)
 FAULT_COLOUR = const(0xFF0000)  # no die is ever red: the fault pattern cannot be taken for a roll
 TUMBLE_MS = const(70)
-# the four colours of a fair match's commitment pattern (pipcore.fairdice.pattern): never red, never violet
+# the four colours of a fair match's commitment pattern (pipcore.fairmatch.pattern): never red, never violet
 PATTERN_COLOURS = (WHITE_DICE, BLACK_DICE, TURN_COLOUR, LOW_SPACE_COLOUR)
 _VERY_BAD = const(3)  # pipcore.coaching.RATINGS
 
@@ -117,10 +117,10 @@ class DiceDisplay:
         self._set(g.LED_TURN_BLACK, TURN_COLOUR if player == 0 else 0, PULSE)
 
     def commitment(self, commitment):
-        """A provably fair match's commitment before its first roll (``pipcore.fairdice.pattern``): each of
+        """A provably fair match's commitment before its first roll (``pipcore.fairmatch.pattern``): each of
         the 14 pips of both dice lit in one of four colours, two bits of the commitment's first 7 hex
         digits each; ``pipboard monitor`` prints the same pattern."""
-        from pipcore.fairdice import pattern
+        from pipcore.fairmatch import pattern
 
         k = 0
         for c in pattern(commitment):

@@ -62,7 +62,6 @@ class Scanner:
         self._npend = 0
         self.events = Ring(ring)  # settled changes: bit << 1 | closed
         self.chain_ok = True
-        self._seen = bytearray(nbytes)  # switches seen closed in a walk test
         # Views of equal chunks of the raw read, the settled state and the
         # pending mask, made once here so that scan() allocates nothing.
         self._raw_views = []
@@ -75,7 +74,6 @@ class Scanner:
             self._bit_views.append(memoryview(self.bits)[start:end])
             self._pend_views.append(memoryview(self._pend)[start:end])
             self._zero_views.append(memoryview(bytearray(end - start)))
-        self._walking = False
 
     # -- the hot path -------------------------------------------------------
     def scan(self, now):
@@ -85,10 +83,6 @@ class Scanner:
         bits = self.bits
         if self._sentinel:
             self.chain_ok = buf[self.nbytes] == 0xFF
-        if self._walking:
-            seen = self._seen
-            for i in range(self.nbytes):
-                seen[i] |= buf[i]
         if self._npend == 0 and buf == bits:  # one memcmp: nothing moved
             return 0
         pend = self._pend
@@ -191,36 +185,3 @@ class Scanner:
             self._readinto(self._buf)
             self.chain_ok = self._buf[self.nbytes] == 0xFF
         return self.chain_ok
-
-    # -- self-test -----------------------------------------------------------
-    def stuck_closed(self):
-        """Switches closed now: call with the board cleared.  ``[(bit, name)]``."""
-        found = []
-        for bit in range(min(self.nbytes * 8, geometry.SENSORS)):
-            if self.closed(bit):
-                found.append((bit, geometry.sensor_name(bit)))
-        return found
-
-    def walk_start(self):
-        """Begin the magnet walk: slide a checker over every slot of the board."""
-        for i in range(self.nbytes):
-            self._seen[i] = 0
-        self._walking = True
-
-    def walk_missing(self):
-        """End the walk; switches that never closed (stuck open): ``[(bit, name)]``."""
-        self._walking = False
-        found = []
-        for bit in range(min(self.nbytes * 8, geometry.SENSORS)):
-            if not (self._seen[bit >> 3] >> (bit & 7)) & 1:
-                found.append((bit, geometry.sensor_name(bit)))
-        return found
-
-    def self_test(self):
-        """Problems visible without help: broken chain, switches closed on an empty board."""
-        problems = []
-        if not self.chain_ok:
-            problems.append("shift-register chain broken (sentinel byte is not 0xFF)")
-        for bit, name in self.stuck_closed():
-            problems.append("switch stuck closed: %s (bit %d)" % (name, bit))
-        return problems

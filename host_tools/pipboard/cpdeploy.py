@@ -139,7 +139,7 @@ def build(version, mpy_cross=None, firmware_dir=None, build_dir=None, compiler=N
 
         def compiler(src, dst, rel):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            proc = subprocess.run([mpy_cross, "-s", rel, "-o", dst, src], capture_output=True, text=True)
+            proc = subprocess.run([mpy_cross, "-s", mp_deploy.source_name(rel), "-o", dst, src], capture_output=True, text=True)
             if proc.returncode != 0:
                 raise DeployError("mpy-cross could not compile %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
             with open(dst, "rb") as f:

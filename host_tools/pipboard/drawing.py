@@ -1,15 +1,15 @@
 """Where every slot, pixel and button sits on the board drawing (mm), for the simulator and the
 hardware docs; and the names of the pixels.
 
-The dimensions and index maps are ``pipcore.geometry``'s (the one source of
-the board's geometry); this module only turns them into coordinates and
+The index maps are ``pipcore.geometry``'s and the sizes ``pipcore.dimensions``'
+(the one source of the board's geometry); this module only turns them into coordinates and
 names. The board itself never needs them, so they live on the host.
 """
 
-from pipcore.geometry import (BAR_W, BOARD_H, BOARD_W, BORDER, BUTTONS, COLUMN_W, HALF_W, LED_CUBE_OWNER,
-                              LED_CUBE_VALUE, LED_DIE_A, LED_DIE_B, LED_LOC_BASE, LED_LOC_ORDER, LED_MOVES,
-                              LED_TURN_BLACK, LED_TURN_WHITE, LEDS, LOC_BAR_BLACK, LOC_BAR_WHITE, LOC_OFF_BLACK,
-                              LOC_OFF_WHITE, PANEL_LEDS, PITCH, GeometryError, loc_name)
+from pipcore.dimensions import BAR_W, BOARD_H, BOARD_W, BORDER, COLUMN_W, HALF_W, PITCH
+from pipcore.geometry import (BUTTONS, LED_CUBE_OWNER, LED_CUBE_VALUE, LED_DIE_A, LED_DIE_B, LED_LOC_BASE,
+                              LED_LOC_ORDER, LED_MOVES, LED_TURN_BLACK, LED_TURN_WHITE, LEDS, LOC_BAR_BLACK,
+                              LOC_BAR_WHITE, LOC_OFF_BLACK, LOC_OFF_WHITE, PANEL_LEDS, GeometryError, loc_name)
 
 
 def led_at(index):

@@ -34,6 +34,8 @@ def add_commands(sub):
     p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
     p.add_argument("--test", action="store_true", help="start the board in test mode (host may set dice, sensors)")
     p.add_argument("--force", action="store_true", help="copy every file, not only the changed ones")
+    p.add_argument("--lines", action="store_true", help="keep line numbers in the board's tracebacks (for "
+                   "debugging: about 4 %% more of the heap for the code)")
     p.add_argument("--dry-run", action="store_true", help="compile the firmware and list what would be copied; "
                    "no board needed")
     cp = p.add_argument_group("CircuitPython 9/10 (README: 'CircuitPython')")

@@ -162,7 +162,7 @@ _PATTERN_LETTERS = "WBGA"  # the panel's colours of a commitment: warm white, bl
 def commitment_pattern(commitment):
     """The panel's picture of a fair match's commitment as text: die A's seven pips, then die B's
     (top-left, top-right, middle-left, centre, middle-right, bottom-left, bottom-right), one letter each."""
-    from pipcore.fairdice import pattern
+    from pipcore.fairmatch import pattern
 
     letters = "".join(_PATTERN_LETTERS[c] for c in pattern(commitment))
     return "die A %s  die B %s" % (letters[:7], letters[7:])

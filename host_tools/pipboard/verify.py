@@ -7,13 +7,13 @@ written into the match record); the board reveals the seed when the match
 ends. This command takes the match record (a record file, or a ``.mat`` file
 ``pipboard export`` wrote: its ``; [Pipboard dice ...]`` comment carries the
 commitment and the seed) and recomputes every die with the board's own
-generator (``pipcore.fairdice.verify``): it names the first die that differs,
+generator (``pipcore.fairmatch.verify``): it names the first die that differs,
 or says that every one came from the committed seed.
 """
 
 import sys
 
-from pipcore.fairdice import FairnessError, verify
+from pipcore.fairmatch import FairnessError, verify
 from pipcore.record import RecordError, read_record
 
 

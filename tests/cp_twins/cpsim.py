@@ -8,7 +8,7 @@ ms. The twin modules read and record through ``WIRING``.
 
 import hashlib
 
-from pipcore import geometry as g
+from pipcore import pinmap
 
 
 class Wiring:
@@ -27,9 +27,9 @@ class Wiring:
         self.frame_hash = hashlib.sha256()
         self.last_frame = b""
         self.on_frame = None
-        self.chain_pins = (g.PIN_SCAN_SCK, g.PIN_SCAN_MISO, g.PIN_SCAN_LOAD)  # clock, data, latch
-        self.led_pin = g.PIN_LED_DATA
-        self.button_pins = tuple(g.BUTTON_PINS)
+        self.chain_pins = (pinmap.PIN_SCAN_SCK, pinmap.PIN_SCAN_MISO, pinmap.PIN_SCAN_LOAD)  # clock, data, latch
+        self.led_pin = pinmap.PIN_LED_DATA
+        self.button_pins = tuple(pinmap.BUTTON_PINS)
         self.held = set()  # gpio numbers held low by hand, apart from the pad (boot.py's reads)
 
     # -- pins ---------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 (Physical dice keyed in with the buttons: tests/mp/test_table.py.)"""
 
-from pipcore.fairdice import FairMatch, pattern
+from pipcore.fairmatch import FairMatch, pattern
 from pipdrivers.dice import Dice, DiceError, FairnessError, commitment_of, verify
 
 SEED = bytes(range(100, 132))

@@ -93,7 +93,7 @@ def test_resignation_and_commitment():
         pass
     else:
         assert False
-    from pipcore.fairdice import pattern
+    from pipcore.fairmatch import pattern
     from pipdrivers.dice_display import PATTERN_COLOURS
     commitment = "1b6e2f4" + "0" * 57
     d.commitment(commitment)

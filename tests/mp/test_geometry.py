@@ -1,6 +1,8 @@
 """Board geometry: numbering, sensor bits, LED chain (CPython and MicroPython)."""
 
+from pipcore import dimensions as dims
 from pipcore import geometry as g
+from pipcore import pinmap
 
 
 def test_sizes_agree():
@@ -9,10 +11,10 @@ def test_sizes_agree():
     assert g.SCAN_BYTES == g.SHIFT_REGISTERS
     assert g.LEDS == g.PANEL_LEDS + g.LOCATIONS * g.SLOTS
     assert g.LED_LOC_BASE == g.PANEL_LEDS
-    assert g.BOARD_W == 3 * g.BORDER + 2 * g.HALF_W + g.BAR_W + g.COLUMN_W
-    assert g.BOARD_H == 2 * g.BORDER + 2 * g.SLOTS * g.PITCH + g.GAP_H
-    assert g.HALF_W == 6 * g.PITCH
-    assert len(g.BUTTON_PINS) == g.BUTTONS == len(g.BUTTON_NAMES)
+    assert dims.BOARD_W == 3 * dims.BORDER + 2 * dims.HALF_W + dims.BAR_W + dims.COLUMN_W
+    assert dims.BOARD_H == 2 * dims.BORDER + 2 * g.SLOTS * dims.PITCH + dims.GAP_H
+    assert dims.HALF_W == 6 * dims.PITCH
+    assert len(pinmap.BUTTON_PINS) == g.BUTTONS == len(g.BUTTON_NAMES)
     assert len(g.CAPACITY) == g.LOCATIONS and max(g.CAPACITY) == min(g.CAPACITY) == g.SLOTS
 
 

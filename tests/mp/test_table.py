@@ -12,7 +12,7 @@ seed, the seed revealed at the end).
 from pipcore.board import NLOC
 from pipcore.controller import (CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, SETUP, TURN_START, Controller,
                                 ControllerError)
-from pipcore.fairdice import FairnessError, verify
+from pipcore.fairmatch import FairnessError, verify
 from pipcore.record import read_record, replay
 from test_controller import Table, resumed, started
 

@@ -7,6 +7,7 @@ and the trays.
 """
 
 from pipboard import drawing
+from pipcore import dimensions as dims
 from pipcore import geometry as g
 
 WHITE_RGB = (235, 230, 215)
@@ -32,13 +33,13 @@ def layout(board=None):
         })
     npix = len(board.pixels) if board is not None else g.LEDS
     return {
-        "width": g.BOARD_W,
-        "height": g.BOARD_H,
-        "pitch": g.PITCH,
-        "border": g.BORDER,
-        "half_w": g.HALF_W,
-        "bar_w": g.BAR_W,
-        "column_w": g.COLUMN_W,
+        "width": dims.BOARD_W,
+        "height": dims.BOARD_H,
+        "pitch": dims.PITCH,
+        "border": dims.BORDER,
+        "half_w": dims.HALF_W,
+        "bar_w": dims.BAR_W,
+        "column_w": dims.COLUMN_W,
         "locations": locs,
         "panel": [list(drawing.panel_xy(i)) for i in range(g.PANEL_LEDS)],
         "pixels": pixel_places(npix),
@@ -57,7 +58,7 @@ def pixel_places(npix):
     a strip of one pixel per location (the controller's renderer without a
     pixel map) lights all six slot pixels of its location alike.
     """
-    slot_r = g.PITCH * 0.47
+    slot_r = dims.PITCH * 0.47
     if npix == g.LEDS:
         places = []
         for i in range(npix):
