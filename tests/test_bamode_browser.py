@@ -6,7 +6,7 @@ buttons of the seat that keys (white's for S and W, black's for N and E) as a pe
 middle of the game is keyed through the protocol (``inject`` ``press``: the same buttons, faster), the
 power is cut with the page's "power cut" button in the middle of a deal, and the last deals are
 clicked again. The page's LEDs show each call in its seat's quadrant, the page's text the score; the
-final scores are recounted by RULES.md 5.9 (``test_bamode.recount``). Screenshots go to
+final scores are recounted by RULES.md 5.9 (``test_bamode_protocol.recount``). Screenshots go to
 tests/artifacts/ (``PIPBOARD_DOCS_SHOT=1`` refreshes docs/backalley-board.png as well).
 """
 
@@ -22,7 +22,7 @@ from bamode_play import Keyer, deal_texts, plan_game  # noqa: E402
 from pipcore import geometry as g  # noqa: E402
 from pipcore.bamode import QUADRANTS  # noqa: E402
 from pipcore.glyphs import rows  # noqa: E402
-from test_bamode import recount  # noqa: E402
+from test_bamode_protocol import recount  # noqa: E402
 from test_websim_browser import ARTIFACTS, ROOT, sim_page  # noqa: E402
 
 # a physical button -> the page's button that presses it
