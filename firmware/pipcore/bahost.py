@@ -89,6 +89,7 @@ def prompt(session):
     if k.phase == OVER:
         return k.prompt() + " (ROLL/DONE twice: a new game)"
     value = _TRUMPS[session.entry] if k.phase == TRUMP else session.entry_text()
+    value = {"P": "Pass", "B": "Board"}.get(value, value)
     return "%s: %s? (TAKE/DROP change, %s, ROLL/DONE ok; %s)" % (
         k.prompt(), value, _SHORTCUTS[k.phase], SIDE_TEXT[SIDES[session.actor()]])
 
