@@ -161,13 +161,18 @@ class BaSession:
         self.keeper = keeper
         if keeper is None and options["dealer"]:
             self.keeper = _lean(ScoreKeeper(options["dealer"], options["names"]))
-        self.frame = 0
+        self.changes = 0  # bumped by every change the LEDs show (``frame``)
         self.view = None  # a view chosen with menu; None: the phase's own
         self.refused = None  # (seat or -1, why): the last key refused, until the next key
         self.asked = False  # a new game was asked once (undo held, or OK at the end): again starts it
         self.note = ""  # a line added to the message (the menu's waiting match...)
         self._committed = self.keeper.snapshot() if self.keeper is not None else None
         self._fresh()
+
+    @property
+    def frame(self):
+        """Changes when the LEDs must be drawn again (``App.draw``): a key, a view, a fault shown or cleared."""
+        return self.changes * 2 + (self.app.error_kind is not None)
 
     # -- what the keeper waits for ------------------------------------------------------
     @property
@@ -198,7 +203,7 @@ class BaSession:
             self.entry = left if len(k.keyed_tricks) == 3 else min(call, left) if call > 0 else 0
         else:
             self.entry = PASS if k.phase == CALLING else 0  # (a call: Pass; the trump: clubs)
-        self.frame += 1
+        self.changes += 1
 
     def _choices(self):
         """The values the entry steps through, in order."""
@@ -231,7 +236,7 @@ class BaSession:
                 app.show_overlay(MenuSession(app))
             else:
                 self.view = VIEWS[(VIEWS.index(self.shown_view()) + 1) % 3]
-                self.frame += 1
+                self.changes += 1
             return
         if button == g.BTN_UNDO:
             if kind == _LONG:
@@ -267,7 +272,7 @@ class BaSession:
                 i = j
         self.entry = choices[(i + step) % len(choices)]
         self.touched = True
-        self.frame += 1
+        self.changes += 1
 
     def _shortcut(self):
         k = self.keeper
@@ -281,7 +286,7 @@ class BaSession:
         elif phase == TRICKS:
             self.entry = k.hand_size - sum(k.keyed_tricks)
         self.touched = True
-        self.frame += 1
+        self.changes += 1
 
     def _random_seat(self):
         """A seat at random (RULES.md 5.3) from the board's dice: 1..4 name N..W, 5 and 6 roll again."""
@@ -329,7 +334,7 @@ class BaSession:
             self.asked = True
             self.note = "a new game? %s again to start it (the sheet of this one: pipboard export)" % (
                 "ROLL/DONE" if self.phase == OVER else "hold UNDO")
-            self.frame += 1
+            self.changes += 1
             return
         app = self.app
         if app.pending:  # a match chosen in the menu waits for the next new game
@@ -342,7 +347,7 @@ class BaSession:
 
     def refuse(self, seat, why):
         self.refused = (-1 if seat is None else seat, why)
-        self.frame += 1
+        self.changes += 1
 
     def commit(self):
         """A key went in: the next value, and the state saved (as a backgammon move is)."""

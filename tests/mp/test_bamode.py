@@ -243,3 +243,42 @@ def test_the_menu_over_the_game_and_the_way_back_to_backgammon():
     assert bench.app.mode is None and bench.app.overlay is None and not bench.app.pending
     snap = ask(bench, {"id": 9, "cmd": "snapshot"})["snapshot"]
     assert snap["variant"] == "backgammon" and "backalley" not in snap and snap["phase"] == "setup"
+
+
+def test_chosen_during_a_backgammon_game_it_waits_for_the_next_match():
+    from resilience import SCRIPT
+
+    bench = Bench()
+    for action in SCRIPT[:3]:  # set up, the opening roll, a play under way
+        bench.step(action)
+    assert bench.app.ctl.phase_name() in ("moving", "turn-start"), bench.app.ctl.phase_name()
+    hold(bench, g.BTN_MENU, True)
+    hold(bench, g.BTN_WHITE_TAKE)
+    hold(bench, g.BTN_WHITE_TAKE)
+    hold(bench, g.BTN_WHITE_ROLL)  # OK: the game goes on, Back Alley waits
+    assert bench.app.mode is None and bench.app.pending
+    hold(bench, g.BTN_UNDO, True)  # a new match: the one waiting
+    assert bench.app.mode is not None and not bench.app.pending
+    assert state(bench)["phase"] == "dealer"
+
+
+def test_double_draws_the_first_dealer_with_the_boards_dice():
+    bench = start()
+    dice = bench.dice.rolled
+    hold(bench, g.BTN_BLACK_DOUBLE)  # either side's buttons choose the first dealer
+    assert bench.dice.rolled == dice + 1  # the next roll is 3-1: die A 3 names the third seat
+    assert state(bench)["entry"] == "S"
+    hold(bench, g.BTN_WHITE_ROLL)
+    assert state(bench)["dealer"] == "S"
+
+
+def test_the_self_test_borrows_the_board_and_gives_it_back():
+    bench = start({"dealer": "E"})
+    keyer(bench).key("C")
+    reply = ask(bench, {"id": 11, "cmd": "self_test", "action": "start"})
+    assert reply["ok"], reply
+    assert bench.app.overlay is not bench.app.mode and bench.app.mode is not None
+    assert ask(bench, {"id": 12, "cmd": "snapshot"})["snapshot"]["backalley"]["trump"] == "clubs"
+    reply = ask(bench, {"id": 13, "cmd": "self_test", "action": "stop"})
+    assert reply["ok"], reply
+    assert bench.app.overlay is bench.app.mode and state(bench)["phase"] == "calling"
