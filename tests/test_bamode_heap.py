@@ -86,13 +86,20 @@ from resilience import run
 committed, bench, fired = run()
 assert committed is not None and committed["ref"]["move"] >= 2, committed
 print("loaded", sorted(m for m in sys.modules if m.startswith("pipcore.ba") or m == "pipcore.glyphs"))
+bench.out[:] = []
+bench.handler.feed(b'{"id": 1, "cmd": "new_game", "variant": "backalley", "options": {"dealer": "X"}}\\n')
+assert b'"ok": false' in bench.out[-1] and bench.app.mode is None, bench.out
+print("refused", sorted(m for m in sys.modules if m.startswith("pipcore.ba") or m == "pipcore.glyphs"))
 """
 
 
 def test_a_backgammon_game_never_imports_the_mode_cpython():
+    """A backgammon game loads none of the mode's modules; a host's Back Alley game refused for its options
+    loads only the small module that checks them."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join((os.path.join(ROOT, "firmware"), MP_DIR)))
     proc = subprocess.run([sys.executable, "-c", MODULES], capture_output=True, text=True, env=env, timeout=300)
     assert "loaded []" in proc.stdout, proc.stdout + proc.stderr
+    assert "refused ['pipcore.bahost']" in proc.stdout, proc.stdout + proc.stderr  # (the mode itself stays out)
 
 
 def test_a_backgammon_game_never_imports_the_mode_micropython(tmp_path):
@@ -100,3 +107,4 @@ def test_a_backgammon_game_never_imports_the_mode_micropython(tmp_path):
     script.write_text(MODULES)
     proc = run_unix_micropython(str(script), heap="1m")
     assert "loaded []" in proc.stdout, proc.stdout + proc.stderr
+    assert "refused ['pipcore.bahost']" in proc.stdout, proc.stdout + proc.stderr  # (the mode itself stays out)

@@ -4,11 +4,10 @@ The board itself shows everything with its LEDs; the options a host or the
 menu gives a new game are checked here, and the sentences and the state a
 host reads (the snapshot's ``backalley``) are made here, in a module loaded
 only while one of them asks and dropped again right after (RAM on the Pico).
+The options are checked without loading the mode: a host's ``new_game``
+refused on a backgammon board leaves this small module only.
 """
 
-from pipcore.bacalls import SEAT_NAMES, TEAM_NAMES, BackAlleyError
-from pipcore.bamode import SIDE_TEXT, SIDES, VARIANT
-from pipcore.bascore import OVER, TRUMP, _names, call_short, trump_name
 from pipcore.options import ConfigError  # (a Back Alley option refused says which, as a match's does)
 
 _TRUMPS = ("clubs", "diamonds", "hearts", "spades", "joker (no trump)")
@@ -29,11 +28,14 @@ def ba_options(given=None):
     names = given.get("names")
     dealer = given.get("dealer")
     if names is not None:
+        from pipcore.bacalls import BackAlleyError
+        from pipcore.bascore import _names
+
         try:
             names = _names(names)
         except BackAlleyError as exc:
             raise ConfigError(str(exc)) from None
-    if dealer is not None and (type(dealer) is not str or dealer.upper() not in SEAT_NAMES or len(dealer) != 1):
+    if dealer is not None and (type(dealer) is not str or dealer.upper() not in "NESW" or len(dealer) != 1):
         raise ConfigError("dealer must be N, E, S or W, not %r" % (dealer,))
     referee = given.get("referee", False)
     if referee is not False:
@@ -41,9 +43,11 @@ def ba_options(given=None):
     return {"names": names, "dealer": dealer.upper() if dealer else None, "referee": False}
 
 
-
 def state(session):
     """The snapshot's ``backalley`` (docs/protocol.md)."""
+    from pipcore.bacalls import SEAT_NAMES, TEAM_NAMES
+    from pipcore.bascore import OVER, call_short, trump_name
+
     k = session.keeper
     out = {"phase": session.phase_name(), "entry": session.entry_text(), "view": session.shown_view(),
            "refused": session.refused[1] if session.refused else None, "options": session.options}
@@ -82,6 +86,9 @@ def state(session):
 
 def prompt(session):
     """What the board waits for, in one line: the keeper's words, the value shown and the keys."""
+    from pipcore.bamode import SIDE_TEXT, SIDES
+    from pipcore.bascore import OVER, TRUMP
+
     k = session.keeper
     if k is None:
         return ("Back Alley: who deals first? %s (TAKE/DROP: the next seat, DOUBLE: at random, ROLL/DONE: "
@@ -105,6 +112,6 @@ def message(session):
 
 
 def describe(session, snap):
-    snap["variant"] = VARIANT
+    snap["variant"] = "backalley"
     snap["backalley"] = state(session)
     snap["message"] = message(session)
