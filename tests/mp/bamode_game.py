@@ -166,7 +166,8 @@ def backgammon_turn():
     rig.press(rig.g.BTN_WHITE_ROLL)
     ctl = rig.app.ctl
     if ctl.phase_name() != "moving" or loaded():
-        print("FAIL: the hard turn was not rolled (%s), or loaded %r" % (ctl.message, loaded()))
+        print("FAIL: the hard turn was not rolled (%s; fault %r), or loaded %r" % (ctl.message, rig.app.last_fault,
+                                                                                  loaded()))
         return 1
     from pipcore.board import slot_loc
     from pipcore.position import Position
