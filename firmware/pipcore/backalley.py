@@ -15,8 +15,9 @@ the caller passes to ``Game.deal``.
 * ``Deal`` referees one deal: bidding, then ``h`` tricks. ``Game`` runs the
   25 counted deals with the dealer rotation, redeals and scores.
 * The schedule, calls, contracts, opening lead and scores live in
-  ``pipcore.bacalls`` (the part a scorekeeper needs without the cards) and
-  are re-exported here.
+  ``pipcore.bacalls`` (the part a scorekeeper needs without the cards), the
+  cards, trumps and trick winners in ``pipcore.bacards`` (the part a referee
+  needs without the hands); both are re-exported here.
 
 Every refused action raises a subclass of ``BackAlleyError`` (a
 ``ValueError``) whose message says what is wrong, and changes nothing.
@@ -63,14 +64,26 @@ from pipcore.bacalls import (  # noqa: F401  (the calls and scores, re-exported:
     parse_call,
     seat_name,
 )
+from pipcore.bacards import (  # noqa: F401  (the cards, re-exported likewise)
+    BJ,
+    DECK_SIZE,
+    LJ,
+    RANK_TEXTS,
+    CardError,
+    _as_card,
+    _check_card,
+    card_power,
+    card_symbol,
+    card_text,
+    is_trump,
+    parse_card,
+    played_suit,
+    rank_of,
+    suit_of,
+    trick_winner,
+    trump_of,
+)
 from pipcore.compat import const
-
-# -- cards ------------------------------------------------------------------
-LJ = const(52)
-BJ = const(53)
-DECK_SIZE = const(54)
-_SUIT_WHITE = "♧♢♡♤"  # also accepted when parsing
-RANK_TEXTS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 # phases
 DEALING = const(0)  # Game: waiting for the next deal
@@ -86,10 +99,6 @@ _OP_PLAY = const(0xC0)
 PHASE_NAMES = ("dealing", "bidding", "playing", "finished", "passed out", "game over")
 
 
-class CardError(BackAlleyError):
-    """A text or value that is not one of the 54 cards."""
-
-
 class DeckError(BackAlleyError):
     """A deck or a set of hands that cannot come from one 54-card pack."""
 
@@ -103,73 +112,6 @@ class RecordError(BackAlleyError):
 
 
 # -- cards ------------------------------------------------------------------
-def suit_of(card):
-    """Printed suit 0..3 of a card; -1 for a joker."""
-    return -1 if card >= LJ else card // 13
-
-
-def rank_of(card):
-    """Rank 0 (two) .. 12 (ace); LJ 13 and BJ 14, so it orders trumps too."""
-    return card - 39 if card >= LJ else card % 13
-
-
-def _check_card(card):
-    if type(card) is not int or card < 0 or card >= DECK_SIZE:
-        raise CardError("%s is not a card (cards are 0..53)" % _shown(card))
-    return card
-
-
-def card_text(card):
-    """ASCII text of a card: ``"AS"``, ``"10H"``, ``"2C"``, ``"LJ"``, ``"BJ"``."""
-    _check_card(card)
-    if card == BJ:
-        return "BJ"
-    if card == LJ:
-        return "LJ"
-    return RANK_TEXTS[card % 13] + SUIT_LETTERS[card // 13]
-
-
-def card_symbol(card):
-    """Text of a card as RULES.md writes it: ``"♠A"``, ``"♥10"``, ``"LJ"``."""
-    _check_card(card)
-    if card >= LJ:
-        return card_text(card)
-    return SUIT_SYMBOLS[card // 13] + RANK_TEXTS[card % 13]
-
-
-def _suit_index(char):
-    for table in (SUIT_LETTERS, SUIT_SYMBOLS, _SUIT_WHITE):
-        i = table.find(char)
-        if i >= 0:
-            return i
-    return -1
-
-
-def parse_card(text):
-    """The card named by ``text`` (``"AS"``, ``"As"``, ``"♠A"``, ``"A♠"``, ``"10H"``, ``"TH"``, ``"BJ"``)."""
-    if type(text) is not str:
-        raise CardError("%s is not a card text" % _shown(text))
-    t = text.strip().upper()
-    if t in ("BJ", "LJ"):
-        return BJ if t == "BJ" else LJ
-    suit = -1
-    if len(t) >= 2:
-        suit = _suit_index(t[0]) if t[0] in SUIT_SYMBOLS or t[0] in _SUIT_WHITE else -1
-        if suit >= 0:
-            rank_text = t[1:]
-        else:
-            suit = _suit_index(t[-1])
-            rank_text = t[:-1]
-    if suit >= 0:
-        if rank_text == "T":
-            rank_text = "10"
-        for rank in range(13):
-            if RANK_TEXTS[rank] == rank_text:
-                return suit * 13 + rank
-    raise CardError("%s is not a card (write a rank 2-10, J, Q, K, A and a suit C, D, H, S, "
-                    "as in AS or 10H; jokers are BJ and LJ)" % _shown(text))
-
-
 def parse_cards(text):
     """A list of cards from text separated by spaces or commas: ``"AS LJ 10H"``."""
     return [parse_card(word) for word in text.replace(",", " ").split()]
@@ -178,10 +120,6 @@ def parse_cards(text):
 def cards_text(cards):
     """Text of several cards, ``card_text`` forms separated by spaces (``parse_cards`` reads it back)."""
     return " ".join(card_text(c) for c in cards)
-
-
-def _as_card(card):
-    return parse_card(card) if type(card) is str else _check_card(card)
 
 
 def new_deck():
@@ -199,52 +137,12 @@ def shuffled_deck(rng):
 
 
 # -- trump and ranking (5.5) ------------------------------------------------------
-def trump_of(upcard):
-    """Trump suit set by the turned card; ``NO_TRUMP`` for a joker (5.4)."""
-    return NO_TRUMP if _check_card(upcard) >= LJ else upcard // 13
-
-
-def is_trump(card, trump):
-    """True for a card of the trump suit or a joker (jokers are always trumps)."""
-    if trump == NO_TRUMP:
-        return False
-    return card >= LJ or card // 13 == trump
-
-
-def played_suit(card, trump):
-    """The suit a card counts as: ``trump`` for a joker in a trump deal, else its printed suit."""
-    if card >= LJ:
-        return trump
-    return card // 13
-
-
 def ranking(suit, trump):
     """Cards of ``suit`` (counting jokers as trumps), highest first, as in the table of 5.5."""
     cards = [suit * 13 + r for r in range(12, -1, -1)]
     if suit == trump:
         cards = [BJ, LJ] + cards
     return cards
-
-
-def card_power(card, led_suit, trump):
-    """Strength of a card in a trick led in ``led_suit``: trumps beat the led suit, which beats the rest."""
-    if is_trump(card, trump):
-        return 100 + rank_of(card)
-    if card // 13 == led_suit:
-        return 50 + rank_of(card)
-    return -1
-
-
-def trick_winner(cards, leader, trump):
-    """Seat winning a trick whose ``cards`` were played in order starting with ``leader`` (5.8)."""
-    led_suit = played_suit(cards[0], trump)
-    best = 0
-    best_power = card_power(cards[0], led_suit, trump)
-    for i in range(1, len(cards)):
-        power = card_power(cards[i], led_suit, trump)
-        if power > best_power:
-            best, best_power = i, power
-    return (leader + best) % 4
 
 
 def sorted_hand(hand, trump):

@@ -19,7 +19,9 @@ The keys of one deal, in order:
 3. ``key_tricks(n)`` for each seat in the same order: the tricks it took;
    the fourth must bring the total to ``h`` (the number of tricks of the deal).
 
-Then the deal is scored and the next begins. ``undo()`` takes back the last
+Then the deal is scored and the next begins. In referee mode (``referee=True``,
+an option per game) the board is told the cards of each trick instead and
+``pipcore.batricks`` keys the tricks. ``undo()`` takes back the last
 key, also across the end of a deal. Every refusal raises a ``BackAlleyError``
 saying what is wrong and changes nothing.
 
@@ -148,9 +150,10 @@ class ScoreKeeper:
 
     keep_rows = True  # the score sheet's rows (``rows``); the board's own keeper keeps none (its RAM)
 
-    def __init__(self, first_dealer, names=None):
+    def __init__(self, first_dealer, names=None, referee=False):
         self.first_dealer = _seat(first_dealer)
         self.names = _names(names)
+        self.referee = referee is True  # the tricks refereed card by card (pipcore.batricks), not keyed
         self._keys = bytearray()
         self._start()
 
@@ -363,8 +366,11 @@ class ScoreKeeper:
 
     def snapshot(self):
         """The whole game as a small JSON-ready dict (``restore`` reads it back)."""
-        return {"backalley": SNAPSHOT_VERSION, "first": SEAT_NAMES[self.first_dealer], "names": list(self.names),
+        snap = {"backalley": SNAPSHOT_VERSION, "first": SEAT_NAMES[self.first_dealer], "names": list(self.names),
                 "keys": self.keys_text()}
+        if self.referee:
+            snap["referee"] = True
+        return snap
 
     @classmethod
     def restore(cls, snap):
@@ -374,8 +380,11 @@ class ScoreKeeper:
         keys = snap.get("keys")
         if type(keys) is not str:
             raise ScoreError("the save has no keys")
+        referee = snap.get("referee", False)
+        if type(referee) is not bool:
+            raise ScoreError("the save is damaged: referee is %r, not true or false" % (referee,))
         try:
-            keeper = cls(snap.get("first"), snap.get("names"))
+            keeper = cls(snap.get("first"), snap.get("names"), referee)
         except BackAlleyError as exc:
             raise ScoreError("the save is damaged: %s" % exc) from None
         for i in range(len(keys)):

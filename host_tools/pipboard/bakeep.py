@@ -7,6 +7,11 @@ tricks each seat took (checked: they add up to the cards dealt). The deal is
 scored, redeals and the end of the 25 deals are handled, ``undo`` takes back
 the last entry. With ``--save FILE`` the game is written after every entry
 and picked up again from that file, so closing the terminal loses nothing.
+
+With ``--referee`` (the board's referee mode, ``pipcore.batricks``) the
+tricks are not typed as counts: each card is typed as it is played (its text,
+or the board's four card keys), checked, each trick's winner shown, and the
+tricks each seat took go into the score sheet by themselves.
 """
 
 import json
@@ -15,7 +20,7 @@ import random
 import sys
 
 from pipcore.backalley import BackAlleyError
-from pipcore.bascore import CALLING, OVER, TRICKS, TRUMP, ScoreError, ScoreKeeper
+from pipcore.bascore import CALLING, OVER, TRICKS, TRUMP, ScoreError, ScoreKeeper, trump_name
 
 HELP = """Type what the prompt asks:
   the trump:   C, D, H, S (or clubs, ...), or J / joker for a joker turned up (no trump)
@@ -23,6 +28,14 @@ HELP = """Type what the prompt asks:
   the tricks:  the number of tricks that seat took
 Any time:      undo (take back the last entry), score, sheet, help, quit
 """
+
+REFEREE_HELP = """With --referee, each card as it is played, in turn from the leader:
+  its text:    AS, 10H (or TH), qd, ♠A, BJ, LJ
+  or the board's card keys, several on one line: > next suit, + higher, - lower, . play the card shown
+  A trump led before trumps are broken is refused once; typed again it is the leader's word that he holds
+  only trumps. undo takes back the last card (even the last of a deal, with its score).
+"""
+KEY_CHARS = {">": 0, "+": 1, "-": 2, ".": 3}  # batricks.SUIT, UP, DOWN, PLAY
 
 
 def _contract(c):
@@ -34,10 +47,11 @@ def _contract(c):
 class KeeperText:
     """One typed line at a time into a ScoreKeeper, saved after every accepted one."""
 
-    def __init__(self, keeper, out, save=None):
+    def __init__(self, keeper, out, save=None, tricks=None):
         self.keeper = keeper
         self.out = out
         self.save_path = save
+        self.tricks = tricks  # the referee of the deal in play, or of the last one (--referee)
 
     def say(self, text):
         self.out.write(text + "\n")
@@ -46,8 +60,11 @@ class KeeperText:
         if not self.save_path:
             return
         tmp = self.save_path + ".tmp"
+        snap = self.keeper.snapshot()
+        if self.tricks is not None:
+            snap["tricks"] = self.tricks.snapshot()
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.keeper.snapshot(), f)
+            json.dump(snap, f)
         os.replace(tmp, self.save_path)
 
     def handle(self, line):
@@ -60,7 +77,7 @@ class KeeperText:
         if word in ("quit", "exit", "q"):
             return False
         if word in ("help", "?"):
-            self.say(HELP)
+            self.say(HELP + (REFEREE_HELP if k.referee else ""))
             return True
         if word == "score":
             self.say("Score: NS %d, EW %d (deal %d of 25)." % (k.scores[0], k.scores[1], min(k.number, 25)))
@@ -71,13 +88,21 @@ class KeeperText:
             self.say(sheet_text(k))
             return True
         if word == "undo":
-            self.say("Taken back." if k.undo() else "Nothing to take back.")
+            if k.referee:
+                from pipcore.batricks import undo
+
+                self.tricks, said = undo(k, self.tricks)
+                self.say(said[0].upper() + said[1:] + ".")
+            else:
+                self.say("Taken back." if k.undo() else "Nothing to take back.")
             self.save()
             return True
         rows = len(k.rows)
         phase = k.phase
         try:
-            if phase == TRUMP:
+            if phase == TRICKS and self.tricks is not None and self.tricks.fits(k):
+                self._card(text)
+            elif phase == TRUMP:
                 k.key_trump(text)
             elif phase == CALLING:
                 k.key_call(text)
@@ -89,10 +114,16 @@ class KeeperText:
         except BackAlleyError as exc:
             self.say("Not accepted: %s." % exc)
             return True
+        if k.referee:
+            from pipcore.batricks import current
+
+            self.tricks = current(k, self.tricks)
         self.save()
         if phase == CALLING and k.phase == TRICKS:
             c = k.contracts
             self.say("Contracts: NS %s, EW %s. %s leads." % (_contract(c[0]), _contract(c[1]), k.names[k.leader]))
+            if self.tricks is not None:
+                self.say("Type each card as it is played ('help' shows how).")
         if len(k.rows) > rows:
             row = k.last_row()
             if row.redeal:
@@ -104,36 +135,71 @@ class KeeperText:
         return True
 
 
-def keep(stdin, stdout, save=None, names=None, dealer=None, sheet=None, seed=None):
+    def _card(self, text):
+        """A card typed as it is played: its text, or the board's card keys (``> + - .``)."""
+        t = self.tricks
+        keys = text.replace(" ", "")
+        if keys and all(ch in KEY_CHARS for ch in keys):
+            for ch in keys:
+                if ch == ".":  # PLAY, here with the refusal raised rather than said
+                    self.say(t.play(t.entry) + ".")
+                    if t.done():
+                        return
+                else:
+                    t.press(KEY_CHARS[ch])
+            return
+        self.say(t.play(text) + ".")
+
+    def prompt(self):
+        k = self.keeper
+        t = self.tricks
+        if k.phase == TRICKS and t is not None and t.fits(k):
+            trump = "no trump" if k.trump < 0 else "trump " + trump_name(k.trump)
+            return "Deal %d, %s. %s [%s]" % (k.number, trump, t.prompt(), t.entry_text())
+        return k.prompt()
+
+
+def keep(stdin, stdout, save=None, names=None, dealer=None, sheet=None, seed=None, referee=False):
     """Run the terminal scorekeeper; returns the exit status."""
     keeper = None
+    tricks = None
     if save and os.path.exists(save):
         try:
             with open(save, encoding="utf-8") as f:
-                keeper = ScoreKeeper.restore(json.load(f))
+                data = json.load(f)
+            keeper = ScoreKeeper.restore(data)
+            if keeper.referee:
+                from pipcore.batricks import resume
+
+                tricks = resume(keeper, data.get("tricks"))
         except (OSError, ValueError) as exc:
             sys.stderr.write("pipboard backalley --keep: %s cannot be read (%s); move it away or choose another "
                              "--save file\n" % (save, exc))
             return 1
-        stdout.write("Resumed from %s.\n" % save)
+        stdout.write("Resumed from %s%s.\n" % (save, " (referee mode: the cards of each trick)" if keeper.referee
+                                                  else ""))
+        if referee and not keeper.referee:
+            stdout.write("That game was started without --referee: its tricks are typed as counts.\n")
     else:
         try:
             first = dealer if dealer is not None else random.Random(seed).randrange(4)
-            keeper = ScoreKeeper(first, names)
+            keeper = ScoreKeeper(first, names, referee=referee)
         except ScoreError as exc:
             sys.stderr.write("pipboard backalley --keep: %s\n" % exc)
             return 2
         stdout.write("Back Alley scorekeeper. NS: %s and %s; EW: %s and %s. %s deals first%s.\n" % (
             keeper.names[0], keeper.names[2], keeper.names[1], keeper.names[3], keeper.names[keeper.first_dealer],
             "" if dealer is not None else " (drawn at random)"))
-    text = KeeperText(keeper, stdout, save)
+        if referee:
+            stdout.write("Referee mode: type each card as it is played; the tricks are counted for you.\n")
+    text = KeeperText(keeper, stdout, save, tricks)
     try:
         text.save()
     except OSError as exc:
         sys.stderr.write("pipboard backalley --keep: cannot write %s: %s\n" % (save, exc.strerror or exc))
         return 1
     while keeper.phase != OVER:
-        stdout.write(keeper.prompt() + "? ")
+        stdout.write(text.prompt() + "? ")
         stdout.flush()
         line = stdin.readline()
         if not line:

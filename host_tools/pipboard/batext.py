@@ -256,6 +256,8 @@ def add_arguments(p):
     keep.add_argument("--save", metavar="FILE", help="keep the game in FILE after every entry and go on from it")
     keep.add_argument("--names", type=_names_arg, metavar="N,E,S,W", help="the four players' names")
     keep.add_argument("--dealer", type=_seat_arg, help="the first dealer (default: drawn at random)")
+    keep.add_argument("--referee", action="store_true", help="referee mode: type each card as it is played (checked "
+                      "by RULES.md 5.8 as far as the board can without seeing the hands); the tricks are counted")
 
 
 def _seat_arg(text):
@@ -280,15 +282,15 @@ def _names_arg(text):
 
 
 def run(args):
-    if not args.keep and (args.save or args.names or args.dealer is not None):
-        sys.stderr.write("pipboard backalley: --save, --names and --dealer go with --keep\n")
+    if not args.keep and (args.save or args.names or args.dealer is not None or args.referee):
+        sys.stderr.write("pipboard backalley: --save, --names, --dealer and --referee go with --keep\n")
         return 2
     try:
         if args.keep:
             from pipboard.bakeep import keep
 
             return keep(sys.stdin, sys.stdout, save=args.save, names=args.names, dealer=args.dealer,
-                        sheet=args.sheet, seed=args.seed)
+                        sheet=args.sheet, seed=args.seed, referee=args.referee)
         return play(sys.stdin, sys.stdout, seat=args.seat, bots=args.bots, seed=args.seed, sheet=args.sheet,
                     ascii_cards=args.ascii)
     except BrokenPipeError:  # the output went to a pager or `head` that stopped reading: no traceback
