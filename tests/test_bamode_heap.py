@@ -44,6 +44,12 @@ def mpy_tree(tmp_path_factory):
     return str(out)
 
 
+@pytest.fixture(autouse=True)
+def flash_folder(tmp_path, monkeypatch):
+    """The script's flash: real files (outside the heap, as the board's), in a temporary folder."""
+    monkeypatch.setenv("PIPBOARD_BAMODE_FLASH", str(tmp_path / "flash"))
+
+
 def run(mpy_tree, heap, *args):
     proc = run_unix_micropython(SCRIPT, *args, heap=heap, firmware=mpy_tree, timeout=600)
     return proc.returncode, proc.stdout + proc.stderr

@@ -22,7 +22,7 @@ import sys
 
 MODE_MODULES = ("pipcore.bamode", "pipcore.baview", "pipcore.bascore", "pipcore.bacalls", "pipcore.glyphs",
                 "pipcore.backalley", "pipcore.menu", "pipcore.settings")
-FOLDER = "bamode_heap.tmp"
+FOLDER = os.getenv("PIPBOARD_BAMODE_FLASH") or "bamode_heap.tmp"  # the test gives a temporary folder
 peak = 0  # the most heap a press took (Rig.press)
 HARD_TURN = "IAKI6H+klFJKKQ"  # 1-1 here has 2,226 plays (tests/pico/bench_controller.py)
 
@@ -253,7 +253,12 @@ def main():
 
 if __name__ == "__main__":
     try:
-        sys.exit(backgammon_turn() if sys.argv[-1] == "backgammon" else main())
+        code = backgammon_turn() if sys.argv[-1] == "backgammon" else main()
     except MemoryError as exc:
         print("MemoryError", exc)
-        sys.exit(1)
+        code = 1
+    try:
+        Flash().clean()  # (whatever happened: nothing is left behind)
+    except OSError:
+        pass
+    sys.exit(code)
