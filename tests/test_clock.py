@@ -380,8 +380,9 @@ def test_the_text_simulator_loses_a_match_on_time():
     assert "Clock: X 3:00" in out.getvalue()  # a minute a point of the match
     mover = game.mover
     now[0] = 3 * MIN + 1
-    assert not game.handle("board")
+    game.handle("board")
     assert "%s loses the match on time" % mover in out.getvalue() and game.over
+    assert not game.handle("roll")
     winner = "XO".index(mover) ^ 1
     assert game.ref.match.winner() == winner and game.ref.match.score[winner] == 3  # what the match needed
 

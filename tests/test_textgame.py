@@ -270,6 +270,15 @@ def test_play_reads_stdin_and_saves_the_match(tmp_path):
     out = io.StringIO()
     assert play(io.StringIO(""), out, seed=2, save=str(tmp_path / "empty.mat")) == 1  # nothing played
     assert "Cannot export: nothing has been played yet." in out.getvalue()
+    path = str(tmp_path / "one.mat")
+    out = io.StringIO()  # a match to 1, then exported once it is over
+    assert play(io.StringIO("resign gammon\naccept\nscore\nexport %s\nroll\nscore\n" % path), out, seed=2,
+                options={"matchLength": 1}) == 0
+    text = out.getvalue()
+    assert "wins the match 2-0." in text and "The match is over: export FILE.mat, or quit> " in text
+    assert "Match written to %s" % path in text and text.count("Score: ") == 2  # roll ended the session
+    with open(path) as f:
+        assert " 1 point match" in f.read()
 
 
 def test_pipboard_sim_text_takes_the_cube_options(capsys):

@@ -63,6 +63,7 @@ HELP = """Commands (the prompt says what is awaited):
 """
 
 LEVELS = ("single", "gammon", "backgammon")
+_AFTER_THE_MATCH = ("export", "board", "score", "id", "help", "?")
 _LEVEL_WORDS = {"single": 1, "s": 1, "1": 1, "gammon": 2, "g": 2, "2": 2, "backgammon": 3, "b": 3, "bg": 3, "3": 3}
 
 
@@ -76,7 +77,7 @@ class TextGame:
     ``options``: a complete options dict (``pipcore.options.make_options``;
     default: money play with the cube). ``clock``: a ``GameClock`` or None;
     ``now``: the ms source of the clock. ``over`` is True once the match is
-    over (money play goes on until ``quit``).
+    over (money play goes on until ``quit``); then the board, the score and ``export`` still answer.
     """
 
     def __init__(self, rng, out, clock=None, now=None, options=None, players=NAMES):
@@ -119,7 +120,7 @@ class TextGame:
         """The prompt line: who is awaited, for what."""
         ref = self.ref
         if self.over:
-            return ""
+            return "The match is over: export FILE.mat, or quit> "
         if self.resigning is not None:
             return "%s: accept or decline> " % NAMES[1 - self.resigning[0]]
         if ref.phase == PLAY:
@@ -313,16 +314,17 @@ class TextGame:
 
     # -- commands ----------------------------------------------------------------------------
     def handle(self, line):
-        """Process one input line; returns False when the session should stop."""
+        """Process one input line; returns False when the session should stop (``quit``; once the match is
+        over, anything but a look at it or ``export``)."""
         text = line.strip()
         if not text:
             return True
         words = text.lower().split()
         word = words[0]
-        if word in ("quit", "exit", "q") or self.over:
+        if word in ("quit", "exit", "q") or self.over and word not in _AFTER_THE_MATCH:
             return False
         if self._out_of_time():
-            return not self.over
+            return True
         if word in ("help", "?"):
             self.say(HELP)
         elif word == "clock":
@@ -361,7 +363,7 @@ class TextGame:
             self._refuse("not a time to move: %s" % self._awaited())
         else:
             self._refuse("%r is not a command (type 'help')" % word)
-        return not self.over
+        return True
 
     def _refuse(self, reason):
         self.say("Refused: %s" % reason)
