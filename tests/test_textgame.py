@@ -230,6 +230,8 @@ def test_illegal_commands_are_refused_with_the_reason_and_change_nothing():
         if reason:
             assert out.getvalue().rstrip().endswith(reason) or reason in out.getvalue().splitlines()[-1], line
     assert game.record.getvalue() == record and game.ref.phase == PLAY
+    game.handle("double")
+    assert "Refused: the opening roll is played as it fell" in out.getvalue()
     drive(game, random.Random(6), lambda game: game.ref.phase == CUBE_OR_ROLL)
     game.handle("8/5 6/5")
     assert "Refused: not a time to move: %s on roll" % game.mover in out.getvalue()

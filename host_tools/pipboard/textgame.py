@@ -155,6 +155,7 @@ class TextGame:
                 self.say("A tie: both roll again. Automatic double: the cube is at %d." % ref.cube.value)
             else:
                 self.say("A tie: both roll again.")
+        self.no_double = "the opening roll is played as it fell: doubles come on later turns"
         if ref.phase == CUBE_OR_ROLL:
             self.say("%s starts, and rolls afresh (opening reroll)." % self.mover)
 
