@@ -111,9 +111,6 @@ class Figure:
         self.total += value
         self.n += 1
 
-    def listdir(self):
-        return list(self.files)
-
 
 class Dice:
     def __init__(self):

@@ -24,7 +24,7 @@ from gnubg_replay import commands_for, expected_from_record, gnubg_available, gn
 from pipboard.matfile import MatImportError, _cube_warnings, export_mat, import_mat
 from pipboard.simboard import SimBoard
 from pipcore.cube import BEAVER, DROP, RACCOON, TAKE
-from pipcore.match import ANSWER, CUBE_OR_ROLL, MATCH_ENDED, OPENING, PLAY, Referee
+from pipcore.match import ANSWER, CUBE_OR_ROLL, MATCH_ENDED, OPENING, PLAY, TIME, Referee
 from pipcore.options import make_options
 from pipcore.record import RecordWriter, read_record
 
@@ -357,11 +357,34 @@ def test_the_text_simulator_has_the_clock():
     assert game.handle("clock")
     assert ("%s 0:45*" % mover) in out.getvalue()  # 20 s used, the first 5 free
     now[0] = 5000 + MIN
-    assert not game.handle("legal")  # the flag fell while he thought: the game is over
-    assert "%s loses the game on time" % mover in out.getvalue() and game.over
+    assert game.handle("legal")  # the flag fell while he thought: the game is lost; money play goes on
+    assert "%s loses the game on time" % mover in out.getvalue() and not game.over
+    result = game.ref.results[0]
+    assert result.kind == TIME and result.winner == "XO".index(mover) ^ 1 and result.points == 3
+    after = out.getvalue().split("loses the game on time")[1]
+    assert game.ref.game_number == 2 and "Clock: X 1:00" in after and " O 1:00" in after  # refilled for game 2
+    assert "  13/" not in after  # the late command (legal) is not answered
     assert make_clock("off") is None
     with pytest.raises(ValueError):
         make_clock("simple", minutes=0)
+
+
+def test_the_text_simulator_loses_a_match_on_time():
+    from pipboard.textgame import TextGame, make_clock
+    from pipcore.options import make_options
+
+    now = [0]
+    out = io.StringIO()
+    options = make_options({"matchLength": 3, "clock": "bronstein", "clockMinutes": 1, "clockDelay": 5})
+    game = TextGame(random.Random(4), out, make_clock("bronstein", 1, 5, 3), lambda: now[0], options)
+    assert "Clock: X 3:00" in out.getvalue()  # a minute a point of the match
+    mover = game.mover
+    now[0] = 3 * MIN + 1
+    game.handle("board")
+    assert "%s loses the match on time" % mover in out.getvalue() and game.over
+    assert not game.handle("roll")
+    winner = "XO".index(mover) ^ 1
+    assert game.ref.match.winner() == winner and game.ref.match.score[winner] == 3  # what the match needed
 
 
 def test_pipboard_sim_options():
@@ -373,4 +396,6 @@ def test_pipboard_sim_options():
     with pytest.raises(SystemExit) as info:
         cli._sim_options(cli.build_parser().parse_args(["sim", "--clock", "simple", "--clock-delay", "99"]))
     assert "clockDelay" in str(info.value)
-    assert cli.main(["sim", "--text", "--match", "3"]) == 2
+    with pytest.raises(SystemExit) as info:
+        cli.main(["sim", "--text", "--match", "3", "--clock", "simple", "--clock-minutes", "0"])
+    assert "clockMinutes must be 1..60" in str(info.value)

@@ -96,3 +96,37 @@ def test_menu_overlay_names_every_item_where_the_firmware_lights_it():
                 first = hwdocs._wrap(label, 10)[0]
                 assert '<text x="%d" y="%.1f" font-size="3" text-anchor="middle">%s</text>' % (
                     sx, sy + 7, hwdocs._esc(first)) in svg, (key, label)
+
+
+def test_backalley_overlay_names_every_place_where_the_firmware_lights_it():
+    """The Back Alley overlay is drawn from pipcore.bamode's tables: each seat's name on its quadrant, the
+    markers under their pixels, the trump's suits beside the slots that show them."""
+    from pipboard import baoverlay, drawing
+    from pipcore import bamode
+
+    svg = hwdocs.backalley_overlay_svg()
+    assert 'width="%dmm"' % dims.BOARD_W in svg
+    for seat in range(4):
+        quad = bamode.QUADRANTS[seat]
+        assert len(quad) == 6 and all(0 <= loc < g.POINTS for loc in quad)
+        top = seat < 2
+        x0, y0, x1, y1 = baoverlay.quadrant_box(seat)
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        assert ">%s</text>" % baoverlay.SEAT_TITLES[seat] in svg
+        assert '<text x="%d" y="%d" font-size="14"' % (cx, cy + (-6 if top else 6)) in svg, seat
+        for loc in quad:  # the box holds the glyph pixels of the quadrant's six points, slots 2..6
+            for slot in range(1, g.SLOTS):
+                x, y = drawing.slot_xy(loc, slot)
+                assert x0 < x < x1 and y0 < y < y1, (seat, loc, slot)
+        for k in range(3):
+            x, y = drawing.slot_xy(quad[k], 0)
+            assert '<text x="%d" y="%d" font-size="3" text-anchor="middle" fill="#000"%s>%s</text>' % (
+                x, y + (8 if top else -6), ' transform="rotate(180 %d %d)"' % (x, y + 8) if top else "",
+                bamode.MARKS[k]) in svg, (seat, k)
+    for k, label in enumerate(baoverlay.TRUMP_LABELS):
+        x, y = drawing.slot_xy(bamode.TRUMP_LOC, 1 + k)
+        assert '<text x="%d" y="%d" font-size="3" text-anchor="middle" fill="#000">%s</text>' % (x, y + 7, label) in svg
+    assert bamode.TRUMP_LETTERS == "".join(label[0].upper() for label in baoverlay.TRUMP_LABELS)
+    # the quadrants are the seats' own: N and E on the top half, S and W on the bottom, no point twice
+    assert sorted(loc for quad in bamode.QUADRANTS for loc in quad) == list(range(g.POINTS))
+    assert all(quad[0] >= 12 for quad in bamode.QUADRANTS[:2]) and all(quad[0] < 12 for quad in bamode.QUADRANTS[2:])

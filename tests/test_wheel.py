@@ -95,7 +95,7 @@ def check_rules_from_the_installed_package(installed):
 def check_text_simulator_from_the_installed_package(installed):
     venv, env, work, _ = installed
     out = _run([str(venv / "bin" / "pipboard"), "sim", "--text", "--seed", "3"], str(work), env,
-               stdin="13/8 13/11\n24/18 24/18 24/18\nquit\n")
+               stdin="13/8 13/11\nroll\n24/18 24/18 24/18\nquit\n")
     assert "O to play 5-2" in out and "X to play 5-2" in out, out[-2000:]
     assert "Pip count  O: 160  X: 167" in out and out.count("Illegal:") == 1, out[-2000:]
 

@@ -119,8 +119,9 @@ class App:
         if variant == "backgammon":
             for name in _ROLL_MODULES:
                 __import__(name)
+        self.mode = None  # the board keeps a Back Alley score (pipcore.bamode, loaded only then)
         self.ctl = self._power_up(options, variant)
-        self.overlay = None  # the open menu or the running self-test: it has the buttons and the LEDs
+        self.overlay = self.mode  # the open menu, the running self-test or the mode: the buttons and the LEDs
         self.tested = None  # the result of the last self-test (the snapshot's ``self_test``)
         self.pending = False  # a match chosen in the menu waits for the next new match (pipcore.settings)
         self.tournament = None  # tournament mode from the settings (None: none saved yet)
@@ -153,6 +154,7 @@ class App:
         return Controller(options, variant, self.capacity, entropy=self.entropy)
 
     def _resume(self, options, variant):
+        self.mode = None
         payload = None
         try:
             payload = self.hw.state_store.load()
@@ -160,7 +162,12 @@ class App:
             self.load_error = "reading the saved game failed: %s" % exc
         if payload:
             try:
-                ctl = Controller.restore(json.loads(payload), self.capacity, self.store, self.entropy)
+                data = json.loads(payload)
+                ctl = Controller.restore(data, self.capacity, self.store, self.entropy)
+                if "backalley" in data:  # the score of a Back Alley game (its damaged part refused there)
+                    from pipcore.bamode import resume
+
+                    self.mode = resume(self, data["backalley"])
                 self.resumed = True
                 self._check_space()
                 return ctl
@@ -199,10 +206,12 @@ class App:
 
     def show_overlay(self, overlay):
         """The menu or the self-test takes the LEDs and the buttons (None gives them back to the game, and
-        their modules leave the heap)."""
+        their modules leave the heap); the Back Alley mode takes them back if it is on."""
+        if overlay is None:
+            overlay = self.mode
         self.overlay = overlay
         self.ctl.paused = overlay is not None  # (the tournament clock stops meanwhile: pipcore.gameclock)
-        if overlay is None:
+        if overlay is self.mode:
             self.forget_modules()
         px = self.hw.pixels
         for i in range(g.LED_LOC_BASE, g.LEDS):
@@ -216,8 +225,9 @@ class App:
 
     def forget_modules(self):
         """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
-        if self.overlay is None:
-            unload("pipcore", ("menu", "settings", "selftest"))
+        if self.overlay is self.mode:
+            unload("pipcore", ("menu", "settings", "selftest") if self.mode else (
+                "menu", "settings", "selftest", "glyphs", "bamode", "bahost", "bascore", "bacalls"))
 
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
@@ -504,6 +514,8 @@ class App:
 
     def event(self, event, now):
         """A host's event (the protocol bridge's name for ``step``): a refusal is raised to the host."""
+        if self.mode is not None:  # Back Alley: the backgammon game waits
+            return self.mode.host_event(event)
         self.step(event, now + self.skew, True)
 
     def advance_time(self, ms):
@@ -528,6 +540,11 @@ class App:
             from pipcore.settings import drop_waiting
 
             drop_waiting(self)
+        if self.mode is not None or variant == "backalley":
+            from pipcore.bamode import switch
+
+            if switch(self, variant, options):  # the board keeps a Back Alley score now
+                return
         self.ctl.end_match()  # the match being played ends here; its record stays in the directory
         ctl = Controller(options, variant, self.capacity, store=self.store, entropy=self.entropy)
         if self.tournament is not None:
@@ -550,7 +567,11 @@ class App:
         # the JSON goes into a buffer kept from power-up (pipcore.jsonbuf): no big block to find in a
         # fragmented heap
         try:
-            payload = self._json.encode(ctl.snapshot())
+            snap = ctl.snapshot()
+            if self.mode is not None:  # the Back Alley score, saved with the (waiting) backgammon game
+                snap["backalley"] = self.mode.snapshot()
+            payload = self._json.encode(snap)
+            snap = None
         except MemoryError as exc:
             # no room to write the save now (the buffer could not grow): the game goes on in RAM with
             # the fault shown, and the quiet loop tries again (``_retry_save``), as does the next commit

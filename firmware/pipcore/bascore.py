@@ -148,6 +148,8 @@ class DealRow:
 class ScoreKeeper:
     """A Back Alley game kept from the keys of a real game (see the module docstring)."""
 
+    keep_rows = True  # the score sheet's rows (``rows``); the board's own keeper keeps none (its RAM)
+
     def __init__(self, first_dealer, names=None, referee=False):
         self.first_dealer = _seat(first_dealer)
         self.names = _names(names)
@@ -301,7 +303,8 @@ class ScoreKeeper:
     def _calls_done(self):
         leader = opening_leader(self.calls, self.first_bidder)
         if leader is None:  # four passes: the next dealer deals again, same hand size ([I-26])
-            self._rows.append(self._head())
+            if self.keep_rows:
+                self._rows.append(self._head())
             self.redeals += 1
             self.dealer = (self.dealer + 1) % 4
             self.phase = TRUMP
@@ -320,8 +323,9 @@ class ScoreKeeper:
         points = [self.contracts[NS].score(team[NS], h), self.contracts[EW].score(team[EW], h)]
         self.scores[NS] += points[NS]
         self.scores[EW] += points[EW]
-        self._rows.append(self._head() + tuple(taken) + (points[NS], points[EW], self.scores[NS], self.scores[EW],
-                                                         self.leader))
+        if self.keep_rows:
+            self._rows.append(self._head() + tuple(taken) + (points[NS], points[EW], self.scores[NS],
+                                                             self.scores[EW], self.leader))
         self.number += 1
         self.dealer = (self.dealer + 1) % 4
         self.phase = OVER if self.number > DEALS else TRUMP

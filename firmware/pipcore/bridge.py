@@ -51,6 +51,7 @@ class AppBridge:
             self.dice = None
         self._seen = self._state()
         self._tested = getattr(app, "tested", None)
+        self._keyed = None  # the Back Alley keys last told (pipcore.bamode)
 
     @property
     def ctl(self):
@@ -74,6 +75,12 @@ class AppBridge:
                 ctl.game_no, offer, fair)
 
     def _changes(self):
+        mode = getattr(self.app, "mode", None)
+        keyed = mode.seen() if mode is not None else None
+        if keyed != self._keyed:  # a Back Alley key went in or was taken back
+            self._keyed = keyed
+            if mode is not None:
+                self._push(mode.event())
         tested = getattr(self.app, "tested", None)
         if tested is not self._tested:  # a self-test ended: its result, switch by switch
             self._tested = tested
@@ -88,8 +95,10 @@ class AppBridge:
             return
         self._seen = new
         ctl = self.app.ctl
+        mode = getattr(self.app, "mode", None)
         if new[0] != old[0] or new[6] != old[6]:
-            self._push({"event": "new_game", "game": ctl.game_no, "variant": ctl.variant})
+            self._push({"event": "new_game", "game": ctl.game_no, "variant": ctl.variant if mode is None else
+                        "backalley"})
             old = (new[0], None, None, 1, -1, 0, new[6], None, None)
         if new[5] > old[5]:
             log = ctl.record  # the last lines of the game's log: the newest are at its end
@@ -166,6 +175,9 @@ class AppBridge:
         app = self.app
         if hasattr(app, "hardware"):  # the board's own parts: the menu, the self-test, the power-up checks
             overlay = app.overlay
+            mode = getattr(app, "mode", None)
+            if mode is not None and mode is not overlay:
+                mode.describe(snap)  # the Back Alley score (pipcore.bamode) under the menu or the self-test
             if overlay is not None:
                 overlay.describe(snap)  # its fields, and its message instead of the game's
             if "menu" not in snap:

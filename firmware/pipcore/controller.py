@@ -417,7 +417,9 @@ class Controller(ControllerViews):
             self.pick = (done, 0)
             self._evaluate()
             return
-        self._commit(done[0])
+        node = done[0]
+        done = tr = None  # (the turn's readings are garbage once the play is known: see _commit)
+        self._commit(node)
         self._evaluate()
 
     def _commit(self, node):
@@ -430,7 +432,11 @@ class Controller(ControllerViews):
             self.message = "that play could not be matched: press DONE again"
             return
         self.accepted += 1
-        ref.play_code(tr.turn, code)
+        turn = tr.turn
+        # the readings, tables and marks of the turn go before the referee writes the play and the app
+        # saves it: DONE's peak on the heap is the turn's structures or the commit's work, not both
+        self.tracker = self.guide = self.pick = tr = node = None
+        ref.play_code(turn, code)
         self.forced = None
         self._enter()
         self.save_due = True

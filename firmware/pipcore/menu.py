@@ -28,6 +28,7 @@ is open; the cube shows the cap while the cap is chosen.
 """
 
 from pipcore import geometry as g
+from pipcore.glyphs import BITS as _FONT  # 3 x 5 digits 0..9, then "-" (index 10)
 from pipcore.options import UNLIMITED, VARIANTS, make_options
 from pipcore.render import PULSE
 
@@ -39,10 +40,12 @@ _OFF_ON = (False, True)
 _ONOFF_LABELS = ("off", "on")
 SELF_TEST = "selfTest"
 BOARD_ITEMS = ("tournament", "brightness", SELF_TEST)  # apply at once, from any phase
+BACKALLEY = "backalley"  # the board keeps a Back Alley score (pipcore.bamode): no match options
+GAMES = VARIANTS + (BACKALLEY,)
 
 # (key, location, kind, values, title, labels of a choice's values)
 ITEMS = (
-    ("variant", 0, CHOICE, VARIANTS, "game", VARIANTS),
+    ("variant", 0, CHOICE, GAMES, "game", VARIANTS + ("Back Alley",)),
     ("matchLength", 1, NUMBER, range(0, 26), "match length (0 money)", None),
     ("crawford", 2, CHOICE, _OFF_ON, "Crawford", _ONOFF_LABELS),
     ("openingReroll", 3, CHOICE, _OFF_ON, "opening reroll", _ONOFF_LABELS),
@@ -79,8 +82,6 @@ START_TEST = 4  # leave and start the self-test
 _SHORT = 1  # pipdrivers.buttons kinds
 _LONG = 2
 
-# 3 x 5 digits, row by row from the top, bit 2 the left column; the last is "-"
-_FONT = (0x7B6F, 0x2C97, 0x73E7, 0x73CF, 0x5BC9, 0x79CF, 0x79EF, 0x7249, 0x7BEF, 0x7BCF, 0x01C0)
 DIGIT_LOCS = (18, 19, 20, 21, 22, 23)  # points 19..24: tens on the first three, units on the last three
 
 _MATCH_DIM = (40, 22, 0)  # amber: a setting of the match
@@ -105,9 +106,11 @@ def item_index(key):
 def shown(key, v):
     """True if item ``key`` applies to the settings ``v`` (an item of another game, or of a cube that is
     off, is skipped)."""
+    variant = v["variant"]
+    if variant == BACKALLEY:  # the scorekeeper: only the game and the board's own settings
+        return key == "variant" or key in BOARD_ITEMS
     money = not v["matchLength"]
     cube = v["cubeEnabled"]
-    variant = v["variant"]
     if key == "crawford":
         return not money
     if key in ("cubeCap", "noGammonsWithCube"):
@@ -190,6 +193,8 @@ class Menu:
     def game(self):
         """``(variant, options)`` chosen for the match, completed and checked (``make_options``)."""
         v = self.v
+        if v["variant"] == BACKALLEY:
+            return BACKALLEY, {}  # (pipcore.bamode completes them)
         opts = {}
         for key in v:
             if key not in ("variant", "brightness", "tournament"):

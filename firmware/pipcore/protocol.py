@@ -337,10 +337,15 @@ class ProtocolHandler:
         return {"snapshot": self.snapshot()}
 
     def _cmd_new_game(self, msg):
-        from pipcore.options import make_options
-
         variant = msg.get("variant", "backgammon")
-        options = make_options(msg.get("options"), variant)
+        if variant == "backalley":  # the board keeps a Back Alley score (pipcore.bamode, docs/backalley.md)
+            from pipcore.bahost import ba_options
+
+            options = ba_options(msg.get("options"))
+        else:
+            from pipcore.options import make_options
+
+            options = make_options(msg.get("options"), variant)
         self.app.new_game(variant, options)
         return {"snapshot": self.snapshot()}
 

@@ -59,6 +59,10 @@ def waiting_match(app):
         return None
     try:
         variant = nxt["variant"]
+        if variant == "backalley":  # the board's scorekeeper (pipcore.bamode)
+            from pipcore.bahost import ba_options
+
+            return variant, ba_options(nxt["options"])
         return variant, make_options(nxt["options"], variant)
     except (KeyError, TypeError, ValueError):
         return None
@@ -105,6 +109,8 @@ class MenuSession:
         ctl = app.ctl
         chosen = waiting_match(app) if app.pending else None
         variant, options = chosen if chosen is not None else (ctl.variant, ctl.options)
+        if chosen is None and app.mode is not None or variant == "backalley":
+            variant, options = "backalley", ctl.options  # (the backgammon options wait in the controller)
         self.app = app
         self.menu = Menu(variant, options, level_of(app.hw.pixels.brightness), ctl.tournament)
 
@@ -164,17 +170,21 @@ class MenuSession:
             return
         variant, options = menu.game()
         ctl = app.ctl
-        if ctl.phase in BETWEEN_GAMES:
+        mode = app.mode  # the board keeps a Back Alley score (pipcore.bamode)
+        if mode is None and ctl.phase in BETWEEN_GAMES or mode is not None and mode.idle():
             app.pending = False
             write(app)
             app.new_game(variant, options)
-        elif variant == ctl.variant and options == ctl.options:
+        elif variant == "backalley" if mode is not None else variant == ctl.variant and options == ctl.options:
             app.pending = False  # back to the match being played: nothing waits
             write(app)
         else:
             app.pending = True
             write(app, (variant, options))
-            ctl.message = "the new settings start with the next match (hold undo for a new match now)"
+            if mode is not None:
+                mode.note = "the new settings start with the next game (hold undo twice for a new game now)"
+            else:
+                ctl.message = "the new settings start with the next match (hold undo for a new match now)"
 
     def describe(self, snap):
         """The snapshot's ``menu`` and ``message`` while the menu is open."""

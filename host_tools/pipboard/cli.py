@@ -12,8 +12,15 @@ def _cmd_rules(args):
     return run(sys.stdin, sys.stdout)
 
 
+# the cube and match options of RULES.md 0.4 that ``pipboard sim`` takes: (argument, option name, value when given)
+_SIM_FLAGS = (("no_cube", "cubeEnabled", False), ("arithmetic_cube", "cubeProgression", "arithmetic"),
+              ("beavers", "beavers", True), ("raccoons", "raccoons", True), ("jacoby", "jacoby", True),
+              ("no_gammons_with_cube", "noGammonsWithCube", True), ("no_crawford", "crawford", False),
+              ("opening_reroll", "openingReroll", True))
+
+
 def _sim_options(args):
-    """The match options ``pipboard sim`` starts with (the tournament clock, the match length)."""
+    """The match options ``pipboard sim`` starts with (the clock, the match length, the cube options)."""
     from pipcore.options import ConfigError, make_options
 
     opts = {}
@@ -21,6 +28,13 @@ def _sim_options(args):
         opts.update(clock=args.clock, clockMinutes=args.clock_minutes, clockDelay=args.clock_delay)
     if args.match:
         opts["matchLength"] = args.match
+    for attr, name, value in _SIM_FLAGS:
+        if getattr(args, attr, False):
+            opts[name] = value
+    if getattr(args, "cube_cap", 0):
+        opts["cubeCap"] = args.cube_cap
+    if getattr(args, "auto_doubles", 0):
+        opts["autoDoubles"] = args.auto_doubles
     try:
         make_options(opts)
     except ConfigError as exc:
@@ -31,16 +45,37 @@ def _sim_options(args):
 def _cmd_sim(args):
     options = _sim_options(args)
     if not args.text:
+        if args.save:
+            sys.stderr.write("pipboard sim: --save is for the text mode (--text); the simulated board's match is "
+                             "exported with pipboard export --sim -o FILE.mat\n")
+            return 2
         from pipboard.hostcli import run_sim
 
         return run_sim(args, options)
-    if args.match:
-        sys.stderr.write("pipboard sim: text mode plays one game (no --match)\n")
-        return 2
-    from pipboard.textgame import make_clock, play
+    if args.save:
+        import os
 
-    return play(sys.stdin, sys.stdout, seed=args.seed, clock=make_clock(args.clock, args.clock_minutes,
-                                                                         args.clock_delay))
+        folder = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(folder):
+            sys.stderr.write("pipboard sim: --save %s: there is no folder %s\n" % (args.save, folder))
+            return 2
+    from pipboard.textgame import play
+
+    return play(sys.stdin, sys.stdout, seed=args.seed, options=options, save=args.save)
+
+
+def _auto_doubles(text):
+    """``--auto-doubles``: 0 (off), a limit, or ``unlimited``."""
+    if text.lower() in ("unlimited", "-1"):
+        return -1
+    try:
+        value = int(text)
+    except ValueError:
+        value = -2
+    if value < 0:
+        raise argparse.ArgumentTypeError("automatic doubles are 0 (off), a limit (1, 2, ...) or 'unlimited', not %r"
+                                         % text)
+    return value
 
 
 def _cmd_backalley(args):
@@ -101,7 +136,24 @@ def build_parser():
                    help="reserve: minutes per point of match length, per game in money play (default 2)")
     p.add_argument("--clock-delay", type=int, default=12, metavar="S", help="delay per turn, seconds (default 12)")
     p.add_argument("--match", type=int, default=0, metavar="N",
-                   help="the simulated board starts a match to N points (default money play)")
+                   help="a match to N points (default money play)")
+    p.add_argument("--save", metavar="FILE.mat", default=None,
+                   help="text mode: write the match as a GNU Backgammon .mat file on leaving")
+    cube = p.add_argument_group("the cube (RULES.md 0.4; every option not given keeps the board's default)")
+    cube.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
+    cube.add_argument("--cube-cap", type=int, default=0, metavar="N",
+                      help="the cube goes no higher than N (a power of two; default no cap)")
+    cube.add_argument("--arithmetic-cube", action="store_true", help="each double adds one stake (money play)")
+    cube.add_argument("--auto-doubles", type=_auto_doubles, default=0, metavar="N",
+                      help="opening ties double the cube, at most N times, or 'unlimited' (money play)")
+    cube.add_argument("--beavers", action="store_true", help="a double may be beavered (money play)")
+    cube.add_argument("--raccoons", action="store_true", help="a beaver may be raccooned (needs --beavers)")
+    cube.add_argument("--jacoby", action="store_true", help="gammons count only once the cube was turned "
+                      "(money play)")
+    cube.add_argument("--no-gammons-with-cube", action="store_true", help="gammons count as singles")
+    cube.add_argument("--no-crawford", action="store_true", help="a match without the Crawford rule")
+    cube.add_argument("--opening-reroll", action="store_true",
+                      help="the winner of the opening roll rolls two fresh dice")
     p.set_defaults(func=_cmd_sim)
     p = sub.add_parser("backalley", help="play Back Alley in the terminal: you and three bots, or four bots "
                        "(docs/backalley.md)")

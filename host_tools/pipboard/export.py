@@ -281,9 +281,36 @@ def export_all(link, folder, out=sys.stdout, sgf=False):
     return paths
 
 
+def backalley_sheet(snapshot, path, out=sys.stdout):
+    """A board keeping a Back Alley score: its score sheet to ``path`` (``pipboard.basheet``: JSON for a name
+    ending in .json, else the text as players write it; '-': stdout)."""
+    from pipboard.basheet import sheet_for
+    from pipcore.bascore import ScoreKeeper, ScoreError
+
+    state = (snapshot.get("backalley") or {}).get("state")
+    if state is None:
+        raise ExportError("the board's Back Alley game has not begun: choose the first dealer on the board")
+    try:
+        keeper = ScoreKeeper.restore(state)
+    except ScoreError as exc:
+        raise ExportError("the board's Back Alley score cannot be read: %s" % exc)
+    text = sheet_for(keeper, "-" if path == "-" else str(path))
+    if path == "-":
+        out.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        out.write("wrote the Back Alley score sheet to %s (%d deals scored)\n" % (
+            path, len([r for r in keeper.rows if not r.redeal])))
+    return text
+
+
 def export(link, path, out=sys.stdout):
-    """Pull the record and write it to ``path`` (.mat, or gnubg SGF for a name ending in .sgf; '-': stdout)."""
+    """Pull the record and write it to ``path`` (.mat, or gnubg SGF for a name ending in .sgf; '-': stdout);
+    a board keeping a Back Alley score writes its score sheet instead."""
     snapshot = link.snapshot()
+    if snapshot.get("backalley") is not None:
+        return backalley_sheet(snapshot, path, out)
     data = link.record()
     text = record_to_sgf(data, snapshot) if str(path).lower().endswith(".sgf") else record_to_mat(data, snapshot)
     if path == "-":

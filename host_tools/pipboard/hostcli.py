@@ -179,7 +179,7 @@ def run_sim(args, options=None):
         sys.stderr.write("pipboard sim: the simulated board is not available (%s); using text mode\n" % exc)
         from pipboard.textgame import play
 
-        return play(sys.stdin, sys.stdout, seed=args.seed)
+        return play(sys.stdin, sys.stdout, seed=args.seed, options=options)
     from pipboard.websim.server import run
 
     return run(host=args.host, http_port=args.http_port, protocol_port=args.protocol_port,

@@ -335,17 +335,14 @@ def _wrap(text, width):
     return lines
 
 
-def menu_overlay_svg():
-    """The board's menu as a printable overlay, at full size (print at 100 %), from ``pipcore.menu.ITEMS``:
-    every item's name beside the pixel that stands for it, a choice's names beside the pixels that show
-    it, the place where numbers are drawn, the buttons and the colours."""
-    from pipcore import menu
-
+def overlay_frame(title, legend_h):
+    """The start of a printable overlay at the board's size: its outline, the fields, a hole over every
+    pixel (so the light shows through), and ``legend_h`` mm below for a legend; close it with ``</svg>``."""
     w, h = dims.BOARD_W, dims.BOARD_H
     out = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d" '
-        'font-family="sans-serif">' % (w, h + 40, w, h + 40),
-        "<title>Pipboard menu overlay: print at 100 %% (%d x %d mm), or smaller as a legend card</title>" % (w, h),
+        'font-family="sans-serif">' % (w, h + legend_h, w, h + legend_h),
+        "<title>%s: print at 100 %% (%d x %d mm), or smaller as a legend card</title>" % (title, w, h),
         '<rect x="0.5" y="0.5" width="%d" height="%d" fill="none" stroke="#000" stroke-width="0.6" rx="6"/>'
         % (w - 1, h - 1),
     ]
@@ -356,10 +353,22 @@ def menu_overlay_svg():
     col_x = w - dims.BORDER - dims.COLUMN_W
     out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888" stroke-width="0.3"/>'
                % (col_x, dims.BORDER, dims.COLUMN_W, field_h))
-    for loc in range(g.LOCATIONS):  # a hole over every pixel, so the light shows through
+    for loc in range(g.LOCATIONS):
         for slot in range(g.SLOTS):
             x, y = drawing.slot_xy(loc, slot)
             out.append('<circle cx="%d" cy="%d" r="2.5" fill="none" stroke="#999" stroke-width="0.3"/>' % (x, y))
+    return out
+
+
+def menu_overlay_svg():
+    """The board's menu as a printable overlay, at full size (print at 100 %), from ``pipcore.menu.ITEMS``:
+    every item's name beside the pixel that stands for it, a choice's names beside the pixels that show
+    it, the place where numbers are drawn, the buttons and the colours."""
+    from pipcore import menu
+
+    w, h = dims.BOARD_W, dims.BOARD_H
+    out = overlay_frame("Pipboard menu overlay", 40)
+    col_x = w - dims.BORDER - dims.COLUMN_W
     # where numbers are drawn: slots 2..6 of points 19..24
     xs = [drawing.slot_xy(loc, 1)[0] for loc in menu.DIGIT_LOCS]
     ys = [drawing.slot_xy(menu.DIGIT_LOCS[0], s)[1] for s in (1, g.SLOTS - 1)]
@@ -426,10 +435,18 @@ def menu_overlay_svg():
     return "\n".join(out) + "\n"
 
 
+def backalley_overlay_svg():
+    """The Back Alley scorekeeper's overlay (pipboard.baoverlay, from pipcore.bamode's tables)."""
+    from pipboard.baoverlay import overlay_svg
+
+    return overlay_svg()
+
+
 def generate():
     """``{relative path: text}`` of every generated file."""
     return {
         "menu-overlay.svg": menu_overlay_svg(),
+        "backalley-overlay.svg": backalley_overlay_svg(),
         "board.svg": board_svg(),
         "wiring.svg": wiring_svg(),
         "pinmap.md": pinmap_md(),

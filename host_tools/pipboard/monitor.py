@@ -14,7 +14,7 @@ from pipboard.link import CommandError, Link, LinkError
 from pipcore.position import Position, PositionError
 
 REDRAW_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello", "resign",
-                 "fair")
+                 "fair", "backalley")
 
 
 def describe(snapshot):
@@ -22,6 +22,14 @@ def describe(snapshot):
     from pipboard.textgame import draw_board
 
     lines = []
+    if isinstance(snapshot.get("backalley"), dict):  # the board keeps a Back Alley score: no checkers to draw
+        lines.extend(backalley_lines(snapshot["backalley"]))
+        if snapshot.get("message"):
+            lines.append(" board says: %s" % snapshot["message"])
+        if snapshot.get("error"):
+            lines.append(" FAULT: %s" % snapshot["error"])
+        lines += _board_lines(snapshot)
+        return "\n".join(lines)
     pid = snapshot.get("position_id")
     mover = snapshot.get("mover", 0)
     dice = snapshot.get("dice")
@@ -61,6 +69,43 @@ def describe(snapshot):
         lines.append(" the board's flash is nearly full (%s bytes free): export the matches "
                      "(pipboard export --all -o DIR)" % storage.get("free"))
     return "\n".join(lines)
+
+
+def backalley_lines(ba):
+    """The snapshot's ``backalley`` (docs/protocol.md) as text: the deal, each seat, the contracts, the scores;
+    the whole score sheet once the game is over."""
+    state = ba.get("state")
+    if not isinstance(state, dict):
+        return [" Back Alley scorekeeper: who deals first? (%s)" % ba.get("entry")]
+    try:
+        names = ba["names"]
+        lines = [" Back Alley scorekeeper: deal %s of 25, %s card%s, dealer %s, trump %s" % (
+            ba["deal"], ba["cards"], "" if ba["cards"] == 1 else "s", ba["dealer"], ba["trump"] or "not keyed yet")]
+        seats = []
+        for i, seat in enumerate("NESW"):
+            text = "%s (%s): %s" % (names[i], seat, ba["calls"].get(seat, "-"))
+            if seat in ba["tricks"]:
+                text += "/%s" % ba["tricks"][seat]
+            seats.append(text + ("*" if ba["leader"] == seat else ""))
+        lines.append("   " + "   ".join(seats))
+        if ba.get("contracts"):
+            lines.append("   contracts: NS %s, EW %s%s" % (ba["contracts"]["NS"], ba["contracts"]["EW"],
+                                                           ", %s leads" % ba["leader"] if ba["leader"] else ""))
+        if ba.get("to_act"):
+            lines.append("   %s keys %s (the board's view: %s)" % (ba["to_act"], ba["entry"], ba["view"]))
+        lines.append("   score: NS %s, EW %s%s" % (ba["scores"]["NS"], ba["scores"]["EW"],
+                                                   "  (%d redeal%s)" % (ba["redeals"], "" if ba["redeals"] == 1
+                                                                        else "s") if ba["redeals"] else ""))
+        if ba.get("refused"):
+            lines.append("   refused: %s" % ba["refused"])
+        if ba.get("winner"):
+            from pipboard.basheet import sheet_text
+            from pipcore.bascore import ScoreKeeper
+
+            lines.append(sheet_text(ScoreKeeper.restore(state)).rstrip("\n"))
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        return [" Back Alley scorekeeper: unreadable state (%s: %s)" % (type(exc).__name__, exc)]
+    return lines
 
 
 def _board_lines(snapshot):

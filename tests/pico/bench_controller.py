@@ -269,7 +269,8 @@ def play(rig, pos, mover, stats, over, reps):
     if stats is not None:
         stats["done"].append(dt / 1000)
     if app.ctl.phase_name() not in ("turn-start", "game-over", "match-over", "pick"):
-        print("turn %s not committed: %s" % (pos.position_id(), app.ctl.message))
+        print("turn %s not committed: %s (fault: %s; error: %s)" % (pos.position_id(), app.ctl.message,
+                                                                 app.last_fault, app.error))
         raise SystemExit(1)
 
 

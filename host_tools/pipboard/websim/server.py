@@ -14,8 +14,8 @@ Runs the firmware app on the simulated board (``pipboard.simboard``: the same
 
 HTTP endpoints: ``GET /layout`` (static geometry), ``GET /state`` (what the
 page draws), ``POST /action`` with ``{"do": "lift"|"place"|"press"|"key"|"setup"|
-"box", ...}`` (``key``: a physical button by number, short or ``long``, as the
-menu and undo buttons are pressed). The page polls ``/state`` a few times a second.
+"box"|"power", ...}`` (``key``: a physical button by number, short or ``long``, as the
+menu and undo buttons are pressed; ``power``: a power cut, and the board starts again). The page polls ``/state`` a few times a second.
 """
 
 import json
@@ -103,6 +103,11 @@ class WebSim:
                     board.key(button, bool(action.get("long")))
                 elif kind == "setup":
                     board.follow_guidance()
+                elif kind == "power":  # a power cut: the board loses its RAM and starts again from its flash
+                    board.power_cut()
+                    board.power_on()
+                    if self.bridge.dice is not None:  # (test mode's chosen dice, as before the cut)
+                        board.app.dice = self.bridge.dice
                 else:
                     raise ActionError("unknown action %r" % (kind,))
             except ActionError:

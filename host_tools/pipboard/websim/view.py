@@ -128,6 +128,7 @@ def state(board, bridge):
         "phase": ctl.phase_name(),
         "message": snap["message"],  # (the menu's or the self-test's while they are open)
         "menu": snap.get("menu"),
+        "backalley": snap.get("backalley"),  # the Back Alley scorekeeper (docs/backalley.md), or None
         "self_test": snap.get("self_test"),
         "hardware": snap.get("hardware"),
         "display": [x for x in ctl.display],

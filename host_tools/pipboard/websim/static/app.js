@@ -61,6 +61,11 @@ function drawStatic() {
   setup.textContent = "do as the LEDs ask"; setup.id = "btn-setup";
   setup.onclick = () => post({ do: "setup" });
   bt.appendChild(setup);
+  // a power cut: the board loses its RAM and starts again from its flash (the game's save)
+  const power = document.createElement("button");
+  power.textContent = "power cut"; power.id = "btn-power";
+  power.onclick = () => post({ do: "power" });
+  bt.appendChild(power);
   const box = document.getElementById("box");
   for (const [colour, name] of [[0, "white"], [1, "black"]]) {
     const btn = document.createElement("button");
@@ -128,6 +133,10 @@ function draw() {
        (test.step === "done" ? "all switches work" : `${test.checked} of ${test.total} slots`));
   document.getElementById("hardware").textContent = (state.hardware || []).join("; ");
   board.dataset.menu = menu.open ? menu.item : "";
+  const ba = state.backalley;  // the Back Alley scorekeeper (docs/backalley.md)
+  board.dataset.backalley = ba ? ba.phase : "";
+  board.dataset.keys = ba && ba.state ? ba.state.keys.length : "";
+  document.getElementById("backalley").textContent = ba ? backAlleyText(ba) : "";
   board.dataset.selftest = test ? test.step : "";
   document.getElementById("table").textContent = tableText(state);
   document.getElementById("hand").textContent = state.hand.length ?
@@ -135,6 +144,20 @@ function draw() {
   document.getElementById("box-white").textContent = state.hand.length ? "put in box" : `take white from box (${state.box[0]})`;
   document.getElementById("box-black").textContent = state.hand.length ? "put in box" : `take black from box (${state.box[1]})`;
   board.dataset.phase = state.phase;
+}
+
+function backAlleyText(ba) {  // the scorekeeper's state as a little score sheet
+  if (!ba.state) return "Back Alley: who deals first?";
+  const seats = ["N", "E", "S", "W"], lines = [];
+  lines.push(ba.phase === "game over" ? `Back Alley: game over, ${ba.winner === "tie" ? "a tie" : ba.winner + " win"}` :
+             `Back Alley deal ${ba.deal} of 25: ${ba.cards} card${ba.cards === 1 ? "" : "s"}, dealer ` +
+             `${ba.dealer}, trump ${ba.trump || "?"}${ba.to_act ? ", " + ba.to_act + " keys " + ba.entry : ""}`);
+  lines.push(seats.map((s, i) => `${ba.names[i]} (${s}): ${ba.calls[s] || "-"}` +
+                       (s in ba.tricks ? `/${ba.tricks[s]}` : "") + (ba.leader === s ? "*" : "")).join("  "));
+  if (ba.contracts) lines.push(`contracts NS ${ba.contracts.NS}, EW ${ba.contracts.EW}`);
+  lines.push(`score NS ${ba.scores.NS}, EW ${ba.scores.EW}` + (ba.redeals ? `  (${ba.redeals} redeal(s))` : ""));
+  if (ba.refused) lines.push("refused: " + ba.refused);
+  return lines.join("\n");
 }
 
 const LEVELS = ["single", "gammon", "backgammon"];
