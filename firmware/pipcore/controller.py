@@ -86,7 +86,7 @@ class Controller(ControllerViews):
         self.have_sensed = False
         self.marks = bytearray(NLOC)
         self.mark_player = bytearray(NLOC)
-        self._was = (bytearray(NLOC), bytearray(NLOC))  # (``_evaluate``)
+        self._shown = (bytearray(NLOC), bytearray(NLOC))  # the marks before an evaluation (``_evaluate``)
         self.frame = 0
         self.display = ()
         self.message = ""
@@ -510,7 +510,7 @@ class Controller(ControllerViews):
         self.mark_player[loc] = player
 
     def _evaluate(self):
-        was = self._was  # the marks before, copied into kept arrays (no bytes made at every change)
+        was = self._shown  # the marks before, copied into kept arrays (no bytes made at every change)
         was[0][:] = self.marks
         was[1][:] = self.mark_player
         self._clear_marks()

@@ -38,7 +38,6 @@ class TurnGuide:
         self.transit_since = -1  # when checkers went into the hand (ms), -1 when none are
         self.tournament = False  # (the last ``show``'s: no sources nor targets lit)
         self._table = slot_table(self.mover, self.nardy)  # the mover's slot -> location
-        self._texts = {}  # dice left -> "move: ... left" (at most five)
 
     def show(self, sensed, now, tournament=False, missing_now=False):
         """Mark the board for the counts ``sensed`` at ``now``; returns the message.
@@ -61,7 +60,7 @@ class TurnGuide:
         complete = False
         i = 0
         while not complete and i < len(cands):
-            complete = tr.finished(cands[i])
+            complete = tr.complete(cands[i])
             i += 1
         if self.forced is not None:
             self._show_forced(tr.cur)
@@ -72,14 +71,7 @@ class TurnGuide:
             self._sources(tr, tr.cur)
         if len(cands) > 1:
             return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
-        return self._move_left(tr.cur.left)
-
-    def _move_left(self, left):
-        """"move: ... left", made once per dice left (a new string is looked up among the interned ones)."""
-        text = self._texts.get(left)
-        if text is None:
-            text = self._texts[left] = "move: %s left" % _dice(left)
-        return text
+        return "move: %s left" % _dice(tr.cur.left)
 
     def _sources(self, tr, node):
         srcs = tr.sources(node)
@@ -110,7 +102,7 @@ class TurnGuide:
             if self.transit_since < 0:
                 self.transit_since = now
             if now - self.transit_since >= MISSING_MS or missing_now:
-                return self._missing(tr, s)
+                return self._say(tr, s)
         else:
             self.transit_since = -1
         got = 0
@@ -131,7 +123,8 @@ class TurnGuide:
             self._sources(tr, tr.cur)
         return "move: %s left (the hit checker is on the bar)" % _dice(tr.cur.left)
 
-    def _missing(self, tr, s):
+    def _say(self, tr, s):
+        """Checkers in hand too long: they are reported missing."""
         k = tr.cur.key
         for i in range(NLOC):
             if s[i] < k[i]:
@@ -208,26 +201,27 @@ class TurnGuide:
 
     def _wrong(self, tr, s):
         """No reading of the turn shows the counts: flash the surplus, guide one checker back."""
-        k = tr.cur.key
-        got = 0  # 1: a surplus flashed, 2: a place to put back lit (the first guides, the others are missing)
-        i = 0
-        while i < NLOC:
+        cur = tr.cur
+        k = cur.key
+        mover = self.mover
+        nardy = self.nardy
+        mark = self.mark
+        deficit = []
+        surplus = False
+        for i in range(NLOC):
             if s[i] > k[i]:
-                self.mark(i, M_ERROR, NOBODY)
-                got |= 1
+                mark(i, M_ERROR, NOBODY)
+                surplus = True
             elif s[i] < k[i]:
-                self._put_back(i, got & 2)
-                got |= 2
-            i += 1
-        if got == 3:
-            return "wrong point: move the checker from the flashing point to the lit one"
-        if got & 2:
+                deficit.append(i)
+        if deficit:
+            mark(deficit[0], M_FIX_TO, owner_at(cur.pos, mover, deficit[0], nardy))
+            for i in deficit[1:]:
+                mark(i, M_MISSING, owner_at(cur.pos, mover, i, nardy))
+            if surplus:
+                return "wrong point: move the checker from the flashing point to the lit one"
             return "put the checkers back where the LEDs show"
         return "wrong point: take the extra checker away from the flashing point"
-
-    def _put_back(self, loc, missing):
-        who = owner_at(self.tracker.cur.pos, self.mover, loc, self.nardy)
-        self.mark(loc, M_MISSING if missing else M_FIX_TO, who)
 
     def show_required(self):
         """DONE pressed too early: the checkers that must still move; returns the message."""

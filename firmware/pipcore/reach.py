@@ -1,5 +1,5 @@
 """One checker moved from a point to a point with the dice left: the nodes a tracker has not kept;
-and the most checkers a turn can show per location (``most_counts``).
+and the top count a turn can show per location (``top``).
 
 The tracker (``pipcore.tracker``) keeps the lift targets of the node it
 believes; for a node on the way back or a node found during a search it asks
@@ -8,11 +8,11 @@ checker from ``p`` to ``q`` (each way through the dice: hits on the way
 differ), judged by the turn's own ``steps``.
 """
 
-from pipcore.board import NLOC, slot_table
+from pipcore.board import BAR0, NLOC, loc_point, slot_loc, slot_table
 from pipcore.rules import apply_move
 
 
-def most_counts(tr):
+def top(tr):
     """Per location, more checkers than any position of the turn of ``tr`` (a ``Tracker``, standard
     movement) shows there: counts above it read as no position (``Tracker._follow``: a wrong placement
     is answered without a search). 255 where no bound is kept (the opponent's bar: hits pending and
@@ -118,3 +118,66 @@ def reach(tr, node, p, q, out):
             shared = tr._lefts[rest] = rest
         kid = tr._child(node, pos, shared, p, q, path)
         out.append(kid)
+
+
+def _moved(tr, node, s):
+    """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar).
+
+    One pass over the counts finds where checkers are missing (sources) and where more show
+    (landings); a kept list of lift targets is filtered, otherwise only the moves from a source
+    to a landing the dice left can make are tried (``_reach``)."""
+    k = node.key
+    mover = tr.mover
+    nardy = tr.nardy
+    obar = BAR0 + 1 - mover
+    gains = []
+    losses = []
+    gain = 0
+    loss = 0
+    for i in range(NLOC):
+        d = s[i] - k[i]
+        if d > 0:
+            gains.append(i)
+            gain += d
+        elif d < 0:
+            losses.append(i)
+            loss -= d
+    out = []
+    if not gains:
+        return out
+    bar_up = s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
+    cap = tr.capacity
+    if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
+        for i in range(NLOC):
+            if s[i] >= cap[i] and s[i] == k[i]:
+                losses.append(i)
+    me = node.pos.me
+    memo = node.memo
+    kept = memo[1] if memo is not None else None  # (the tracker's memo entry of lift targets)
+    # a node on the way back keeps the list of the way taken: enough, no search from it
+    search = tr._reach is not None and node is not tr.cur and (node.parent is None or kept is None)
+    if bar_up:
+        for i in tr.blot_locs:  # a hit lands without changing the count
+            if i not in gains:
+                gains.append(i)
+    for i in losses:
+        p = loc_point(mover, i, nardy)
+        if p <= 0 or not me[p]:
+            continue
+        kids = kept.get(p) if kept is not None else None
+        if kids is None and not search and (node is tr.cur or tr._reach is None):
+            kids = tr.lift_targets(node, p)
+        if kids is not None:
+            for child in kids:
+                t = slot_loc(mover, child.to, nardy)
+                if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
+                    out.append(child)  # (landing on a stack the switches clip is not seen either)
+        elif search and tr.budget <= 0:
+            tr.starved = True
+        elif search and tr._reach is not None:
+            reach = tr._reach
+            for j in gains:
+                q = loc_point(mover, j, False)
+                if 0 <= q < p:
+                    reach(tr, node, p, q, out)
+    return out

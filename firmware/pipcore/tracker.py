@@ -25,8 +25,9 @@ belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
 demand), and the controller drops the whole tracker when the play is made.
 """
 
-from pipcore.board import BAR0, NLOC, fill_counts, loc_point, opp_slot, slot_loc, slot_table
+from pipcore.board import BAR0, NLOC, fill_counts, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
+from pipcore.reach import _moved
 
 AT_REST = const(0)  # the counts show ``cands`` (the current node first)
 ADJUST = const(1)  # ``cur`` with hit checkers still on their points, or blots on the bar before their hitter
@@ -47,7 +48,7 @@ REACH_BUDGET = const(12)
 
 _SRCS = const(0)  # Node.memo entries: movable sources
 _TARGETS = const(1)  # source -> [child nodes]
-_DONE = const(2)  # a legal result (``finished``)
+_DONE = const(2)  # a legal result (``complete``)
 
 
 class Node:
@@ -130,6 +131,8 @@ class Tracker:
     host or an engine gives the play to execute.
     """
 
+    _moved = _moved  # (pipcore.reach: the children of a node the counts may show)
+
     def __init__(self, turn, pos, mover, capacity, nardy=False, only=None):
         from pipcore.turnmap import TurnMap
         if nardy:
@@ -158,7 +161,6 @@ class Tracker:
                 if pos.opp[q] == 1:
                     blots[slot_loc(other, q)] = q
         self.blots = bytes(blots)
-        self._obar = BAR0 + 1 - mover  # the opponent's bar
         self.blot_locs = [i for i in range(NLOC) if blots[i]]
         self.budget = REACH_BUDGET
         self.starved = False  # a way was left unjudged for want of budget
@@ -183,9 +185,6 @@ class Tracker:
         fill_counts(self.cur.pos, self.mover, out, None, self.nardy)
         return out
 
-    def complete(self, pos):
-        return self.tmap.complete(pos)
-
     def code_for(self, pos):
         return self.tmap.code_for(pos)
 
@@ -201,7 +200,7 @@ class Tracker:
         self._lefts = {}
         self._most = None
 
-    def finished(self, node):
+    def complete(self, node):
         """True when ``node`` is a legal result (kept on the node)."""
         memo = _memo(node)
         if memo[_DONE] is None:
@@ -222,9 +221,10 @@ class Tracker:
         cache = _memo(node)[_TARGETS]
         if cache is not None and src in cache:
             return cache[src]  # (the kept list: this path's frame stays off the heap)
-        return self._targets(node, src)
+        return self.targets(node, src)
 
-    def _targets(self, node, src):
+    def targets(self, node, src):
+        """``lift_targets`` worked out (and kept)."""
         memo = _memo(node)
         cache = memo[_TARGETS]
         if cache is None:
@@ -255,7 +255,7 @@ class Tracker:
         me = pos.me
         opp = pos.opp
         table = self._table
-        loc = self._obar
+        loc = BAR0 + 1 - self.mover  # the opponent's bar
         key[loc] = opp[25] if opp[25] < cap[loc] else cap[loc]
         for q in (src, to) + path:
             loc = table[q]
@@ -357,8 +357,9 @@ class Tracker:
         self._read = s
         cap = self.capacity
         most = self._most
-        if most is None:
-            most = self._most = self._most_counts()
+        if most is None:  # (no bound where the search is not the standard one)
+            from pipcore.reach import top
+            most = self._most = top(self) if self._reach is not None else b"\xff" * NLOC
         full = False
         cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
         for i in range(NLOC):
@@ -367,11 +368,19 @@ class Tracker:
             if s[i] > most[i]:
                 cannot = True
         self.full = full
-        if cannot and self._wrong_at_once(s, budget):
-            self.kind = WRONG
-            if self.starved or self.deep is not None:
-                self.deep = s
-            return WRONG
+        if cannot:
+            # no search: it would find no reading. What it leaves behind is done: the lift targets of
+            # the checkers missing at ``cur`` (kept on it) and, in a quick search, ``starved`` (judged
+            # again by ``refine``): it starves at the root, which it always reaches from a node moved
+            # on from, when a checker missing there has no kept list. Otherwise the search runs.
+            self._moved(self.cur, s)
+            if budget <= 0 and self.cur is not self.root:
+                self._moved(self.root, s)
+            if budget > 0 or self.starved:
+                self.kind = WRONG
+                if self.starved or self.deep is not None:
+                    self.deep = s
+                return WRONG
         self._consider(None, s, best, seen, True)
         if self.starved or self.deep is not None:
             self.deep = s  # (judged again from ``_before`` by ``refine``)
@@ -384,7 +393,7 @@ class Tracker:
             nodes = _distinct(nodes)
         if len(nodes) > 1:
             if score == 0:  # a finished play the counts show comes first: never guided away from
-                done = [n for n in nodes if self.finished(n)]
+                done = [n for n in nodes if self.complete(n)]
                 if done:
                     nodes = done
             if len(nodes) > 1:
@@ -395,27 +404,6 @@ class Tracker:
         kind = AT_REST if not score else (ADJUST if not score >> 8 else IN_HAND)
         self.kind = kind
         return kind
-
-    def _wrong_at_once(self, s, budget):
-        """``s`` reads as no position (``_follow``: ``_most``): True if the search can be left out, having done
-        what it would leave behind. That is the lift targets of the checkers missing at ``cur`` (kept
-        on it) and, in a quick search, ``starved`` (judged again by ``refine``): it starves at the
-        root, which it always reaches from a node moved on from, when a checker missing there has
-        no kept list. Otherwise (False) the search runs, and finds no reading."""
-        self._moved(self.cur, s)
-        if budget > 0:
-            return True  # (``refine``: nothing judged again after it)
-        if self.cur is not self.root:
-            self._moved(self.root, s)
-        return self.starved
-
-    def _most_counts(self):
-        """Per location, more checkers than any position of the turn has there (``reach.most_counts``);
-        no bound (255) where the search is not the standard one."""
-        if self._reach is None:
-            return b"\xff" * NLOC
-        from pipcore.reach import most_counts
-        return most_counts(self)
 
     def _landed_lifted(self, s):
         """True if a checker is missing where one landed this turn (it may be read from before)."""
@@ -469,20 +457,20 @@ class Tracker:
             out.insert(0, self.cur)
         return out
 
-    def _consider(self, starts, s, best, seen, expand):
-        """Judge each node of ``starts`` in turn and (if ``expand``) the nodes reached from it by
+    def _consider(self, nodes, s, best, seen, expand):
+        """Judge each of ``nodes`` in turn and (if ``expand``) the nodes reached from it by
         moving checkers from locations that lost some to locations that gained some (an explicit
-        stack: no recursion). ``starts`` None: ``_follow``'s search, the readings held (``cands``),
+        stack: no recursion). ``nodes`` None: ``_follow``'s search, the readings held (``cands``),
         then the nodes on the way back: judged always (a checker set down and lifted again reads as
         well from before it moved), and moved on from when nothing reads the counts as well. (One
         call for it all: this frame is too big for the C stack, and a frame allocated on the heap
         costs more than judging a node.)"""
-        back = starts is None
+        back = nodes is None
         if back:
-            starts = self.cands
+            nodes = self.cands
         stack = []
         while True:
-            for start in starts:
+            for start in nodes:
                 stack.append(start)
                 while stack:
                     node = stack.pop()
@@ -507,73 +495,11 @@ class Tracker:
             expand = best[0] is None or best[0] & 0xFF
             if not expand and not self._landed_lifted(s):
                 return
-            starts = []
+            nodes = []
             node = self.cur.parent
             while node is not None:
-                starts.append(node)
+                nodes.append(node)
                 node = node.parent
-
-    def _moved(self, node, s):
-        """Children of ``node`` whose landing shows more checkers than ``node`` does (or a hit's bar).
-
-        One pass over the counts finds where checkers are missing (sources) and where more show
-        (landings); a kept list of lift targets is filtered, otherwise only the moves from a source
-        to a landing the dice left can make are tried (``_reach``)."""
-        k = node.key
-        mover = self.mover
-        nardy = self.nardy
-        obar = BAR0 + 1 - mover
-        gains = []
-        losses = []
-        gain = 0
-        loss = 0
-        for i in range(NLOC):
-            d = s[i] - k[i]
-            if d > 0:
-                gains.append(i)
-                gain += d
-            elif d < 0:
-                losses.append(i)
-                loss -= d
-        out = []
-        if not gains:
-            return out
-        bar_up = s[obar] > self.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
-        cap = self.capacity
-        if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
-            for i in range(NLOC):
-                if s[i] >= cap[i] and s[i] == k[i]:
-                    losses.append(i)
-        me = node.pos.me
-        memo = node.memo
-        kept = memo[_TARGETS] if memo is not None else None
-        # a node on the way back keeps the list of the way taken: enough, no search from it
-        search = self._reach is not None and node is not self.cur and (node.parent is None or kept is None)
-        if bar_up:
-            for i in self.blot_locs:  # a hit lands without changing the count
-                if i not in gains:
-                    gains.append(i)
-        for i in losses:
-            p = loc_point(mover, i, nardy)
-            if p <= 0 or not me[p]:
-                continue
-            kids = kept.get(p) if kept is not None else None
-            if kids is None and not search and (node is self.cur or self._reach is None):
-                kids = self.lift_targets(node, p)
-            if kids is not None:
-                for child in kids:
-                    t = slot_loc(mover, child.to, nardy)
-                    if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
-                        out.append(child)  # (landing on a stack the switches clip is not seen either)
-            elif search and self.budget <= 0:
-                self.starved = True
-            elif search and self._reach is not None:
-                reach = self._reach
-                for j in gains:
-                    q = loc_point(mover, j, False)
-                    if 0 <= q < p:
-                        reach(self, node, p, q, out)
-        return out
 
     def reading(self, node, s):
         """How ``s`` reads as ``node``: ``(in hand << 8 | adjustments) << 8 | surplus``, or -1.
@@ -583,21 +509,15 @@ class Tracker:
         on the bar) and blots already on the bar before their hitter came
         (sensed one less on the point, one more on the bar; only while dice
         are left). ``surplus``: locations showing more than ``node``. (One
-        int, and no local more than needed: a bigger frame, or a tuple, is
-        allocated on the heap, which a game has fragmented.)
+        int, and locals reused: a frame of 12 locals and stack slots, or a
+        tuple, is allocated on the heap, slow in a game's fragmented heap.)
         """
-        got = self._diffs(node, s)
-        return got if got < 0 else self._bar_reading(node, s, got)
-
-    def _diffs(self, node, s):
-        """``reading`` of every location but the opponent's bar: hits pending << 16 | blots lifted
-        << 8 | checkers in hand, or -1."""
         k = node.key
         got = 0  # hits pending << 16 | blots lifted << 8 | checkers in hand
         i = 0
         while i < NLOC:  # (not ``for``: a range keeps two stack slots)
             d = s[i] - k[i]
-            if d and i != self._obar:
+            if d and i != BAR0 + 1 - self.mover:
                 q = self.blots[i]
                 if d > 0:
                     if not q or d > 1 or node.pos.opp[q]:
@@ -608,21 +528,17 @@ class Tracker:
                 else:
                     got -= d
             i += 1
-        return got
-
-    def _bar_reading(self, node, s, got):
-        """``reading`` of the opponent's bar, given the rest (``got``)."""
-        hand = got & 0xFF
-        if self.full:
-            hand += self._unseen(node)
-        lifted = got >> 8 & 0xFF
+        q = self._unseen(node) if self.full else 0
+        d = (got & 0xFF) + q  # in hand
+        q = got >> 8 & 0xFF  # blots lifted
         got >>= 16  # hits pending (a surplus each)
-        bd = s[self._obar] - node.key[self._obar] + got
-        if bd > 0:
-            if bd > lifted or not node.left:
+        i = BAR0 + 1 - self.mover  # the opponent's bar: blots barred early
+        i = s[i] - k[i] + got
+        if i > 0:
+            if i > q or not node.left:
                 return -1
-            return ((hand + lifted - bd) << 8 | got + bd) << 8 | got + 1
-        return ((hand + lifted - bd) << 8 | got) << 8 | got
+            return ((d + q - i) << 8 | got + i) << 8 | got + 1
+        return ((d + q - i) << 8 | got) << 8 | got
 
     def _unseen(self, node):
         """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs

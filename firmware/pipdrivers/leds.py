@@ -235,19 +235,8 @@ class Pixels:
     def show(self, now=0):
         """Compose the frame for time ``now`` (ms), limit its power, write it.
 
-        (Split in small methods: a frame of 12 or more locals and stack slots is allocated on the heap.)"""
-        self._effects(now)
-        self._limit()
-        if self._mix is not None:
-            self._mix(self.out, self._layers, self._scales)
-        elif self._fb is not None:
-            self._compose_framebuf(self._factor)
-        else:
-            self._compose_plain(self._factor)
-        self._write(self.out)
-
-    def _effects(self, now):
-        """Each layer's scale at ``now``: brightness, the blink's phase, the pulse's triangle."""
+        (Each layer's scale here, the limiter in ``_need``: a frame of 12 or more locals and stack
+        slots is allocated on the heap, slow in a game's fragmented heap.)"""
         f = self._factor
         bright = self._scale
         f[STEADY] = bright
@@ -256,8 +245,16 @@ class Pixels:
         now %= period
         now = (now if now * 2 < period else period - now) * 2 * FULL // period  # 0..256
         f[PULSE] = bright * (PULSE_FLOOR + now * (FULL - PULSE_FLOOR) // FULL) // FULL
+        self._need()
+        if self._mix is not None:
+            self._mix(self.out, self._layers, self._scales)
+        elif self._fb is not None:
+            self._compose_framebuf(f)
+        else:
+            self._compose_plain(f)
+        self._write(self.out)
 
-    def _limit(self):
+    def _need(self):
         """The power limiter: scales rounded down to levels (``_factor``) and their values (``_scales``)."""
         f = self._factor
         load = self._load
@@ -286,9 +283,7 @@ class Pixels:
         """Pixel ``index`` to ``(r, g, b)`` with ``effect``; allocates nothing (``put``, the colour packed)."""
         if index < 0:
             index += self.n
-        if not 0 <= index < self.n or not 0 <= effect < _LAYERS:
-            self._bad_code(index, effect << 24)
-        if (r | g | b) >> 8:
+        if (r | g | b) >> 8 and 0 <= index < self.n and 0 <= effect < _LAYERS:
             raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
         r = effect << 24 | r << 16 | g << 8 | b
         self.put(index, r)
@@ -297,8 +292,10 @@ class Pixels:
         """``set`` with the effect and colour packed in one int, ``effect << 24 | r << 16 | g << 8 | b``
         (the renderer's). Kept to 11 locals and stack slots: a bigger frame is allocated on the heap at
         every call, which in a game's fragmented heap costs more than the rest of the call."""
-        if not 0 <= index < self.n or not 0 <= code < 0x3000000:
-            self._bad_code(index, code)
+        if not 0 <= index < self.n:
+            raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
+        if not 0 <= code < 0x3000000:
+            raise LedError("effect must be STEADY, BLINK or PULSE, not %r" % (code >> 24,))
         o = 3 * index
         cur = self._effect[index]
         self._effect[index] = code >> 24
@@ -314,16 +311,6 @@ class Pixels:
         layer[o + self._bo] = code & 255
         index = (code >> 16 & 255) + (code >> 8 & 255) + (code & 255)
         self._load[cur] += index
-
-    def _bad_code(self, index, code):
-        self._bad(index, code >> 16 & 255, code >> 8 & 255, code & 255, code >> 24)
-
-    def _bad(self, index, r, g, b, effect):
-        if not 0 <= index < self.n:
-            raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
-        if not 0 <= effect < _LAYERS:
-            raise LedError("effect must be STEADY, BLINK or PULSE, not %r" % (effect,))
-        raise LedError("colour channels must be 0..255, not (%r, %r, %r)" % (r, g, b))
 
     def blink(self, index, r, g, b):
         self.set(index, r, g, b, BLINK)
