@@ -104,3 +104,39 @@ def test_the_worst_double_is_read_from_the_counts():
         groups.setdefault(tr.key(res), []).append(res)
     for s in list(groups)[::37]:
         assert _keys(tr.showing(s, True)) == _keys(groups[s])
+
+
+@given(positions(), dice, CAPACITIES, st.integers(0, 1))
+@SETTINGS
+def test_the_bound_of_a_wrong_placement_holds_every_position_of_the_turn(position, roll, cap, mover):
+    """``reach.top``: a count above it reads as no position, so a wrong placement is answered without
+    the search. It must hold every position part-way through a legal play (the exhaustive reference),
+    with one more where a blot stands (its hitter may land while it is still there)."""
+    from pipcore.reach import top
+
+    turn = Turn(position, roll)
+    tr = Tracker(turn, position, mover, cap)
+    most = top(tr)
+    obar = 25 - mover  # the opponent's bar: judged by the search
+    for key in Reference(position, roll).steps():
+        k = tr.key(Position(key[:26], key[26:]))
+        for i in range(NLOC):
+            if i != obar:
+                assert k[i] + (1 if tr.blots[i] else 0) <= most[i], (position.position_id(), roll, i)
+
+
+def test_a_checker_lifted_again_is_read_again():
+    """Lifted, put back, lifted again: both lifts read as a checker in hand (the second was answered
+    from the counts read before the put-back, as at rest: the sources lit, not the targets)."""
+    from pipcore.tracker import AT_REST, IN_HAND
+    from pipcore.board import slot_loc
+
+    pos = Position.from_id("O9TEBQgXVuKABQ")
+    tr = Tracker(Turn(pos, (1, 1)), pos, 0, b"\x06" * NLOC)
+    s = bytearray(tr.root.key)
+    loc = slot_loc(0, 20)
+    for _ in range(3):
+        s[loc] -= 1
+        assert tr.follow(bytes(s)) == IN_HAND and tr.hand == 1
+        s[loc] += 1
+        assert tr.follow(bytes(s)) == AT_REST
