@@ -160,6 +160,8 @@ class TurnMap:
         entries may share ``to`` (different dice orders that differ in a hit).
         """
         out = []
+        if not left:
+            return out  # (no die left: nowhere to go)
         seen = {}
         check = self.only is not None or not self._rules_steps
         frontier = [(src, pos, left, ())]
@@ -179,7 +181,7 @@ class TurnMap:
                 if check and not self.on_path(child, left2):
                     continue
                 out.append((t, child, left2, path))
-                if t != 0:
+                if t != 0 and left2:  # (no die left: it moves no further, the turn's steps not asked)
                     frontier.append((t, child, left2, path + (t,)))
         return out
 
