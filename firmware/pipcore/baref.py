@@ -63,6 +63,19 @@ def played(t):
     return 4 * sum(t.taken) + len(t.trick)
 
 
+def _trim(keeper):
+    """The keeper's score-sheet rows kept from the last counted deal on (``batricks`` reads that one, for undo
+    and after a power cut; the board's sheet is made by a host from the keys): RAM."""
+    if keeper is None:
+        return
+    rows = keeper._rows
+    i = len(rows) - 1
+    while i > 0 and len(rows[i]) <= 8:  # (a redeal's row: the deal's head only)
+        i -= 1
+    if i > 0:
+        del rows[:i]
+
+
 class Referee:
     """Referee mode inside a ``BaSession`` (``session.ref``): the deal's ``batricks.Tricks`` and its keys."""
 
@@ -81,6 +94,7 @@ class Referee:
                 session.app.load_error = why
                 session.refuse(-1, why)
         self.committed = self.tricks.snapshot() if self.tricks is not None else None
+        _trim(k)
 
     # -- where the deal is -------------------------------------------------------------------
     def playing(self):
@@ -95,8 +109,10 @@ class Referee:
 
     def follow(self):
         """After every key that went in (``BaSession.commit``): the referee to go on with, and its save."""
-        t = self.tricks = batricks.current(self.session.keeper, self.tricks)
+        k = self.session.keeper
+        t = self.tricks = batricks.current(k, self.tricks)
         self.committed = t.snapshot() if t is not None else None
+        _trim(k)
 
     def restore(self):
         """The referee as last committed, for the keeper restored after a fault (``BaSession._recover``)."""
