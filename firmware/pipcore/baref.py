@@ -21,9 +21,10 @@ entered in two glyphs, its suit letter and its rank (``T`` for 10; ``LJ`` and
 ``BJ`` for the jokers), pulsing white, blinking red when refused; the cards
 already played to the trick stay on their seats' quadrants in the team's
 colour; the trick's leader has the green marker. After the fourth card every
-quadrant shows its card of that trick and the winner's pulses green, until a
-key of the winner (who leads next) opens the entry. What a host reads (the
-words, the snapshot's ``referee``) is made by ``pipcore.bahost``.
+quadrant shows its card of that trick and the winner's pulses green, with the
+green marker (he leads next), until a key of the winner opens the entry. What
+a host reads (the words, the snapshot's ``referee``) is made by
+``pipcore.bahost``.
 """
 
 from pipcore import batricks
@@ -209,7 +210,7 @@ class Referee:
                 _set(px, g.led_index(quad[m], 0), _TEAM_DIM[team], _STEADY)
             if playing and seat == s.keeper.dealer:
                 _set(px, g.led_index(quad[0], 0), _WHITE, _STEADY)
-            if seat == leader:
+            if seat == (leader if winner < 0 else winner):  # who leads: this trick, or the next (its winner)
                 _set(px, g.led_index(quad[1], 0), _GREEN, _STEADY)
             if seat == entry:
                 bad = refused is not None and refused[0] in (seat, -1)

@@ -175,6 +175,11 @@ def test_the_card_entered_and_the_tricks_winner_on_the_leds():
                                                            for rgb, e in winner.values()), winner
     for seat, text in ((3, "CK"), (0, "C2"), (1, "CT")):
         assert sorted(quadrant_lit(bench, seat)) == glyph_pixels(seat, text)
+    from pipcore.bamode import QUADRANTS
+
+    px = bench.app.hw.pixels
+    leads = [seat for seat in range(4) if px[g.led_index(QUADRANTS[seat][1], 0)] != (0, 0, 0)]
+    assert leads == [2], leads  # the green "leads" marker: on the winner, who leads next
     assert "Trick 1 to South with" in message(bench) and "a key of South shows the card entry" in message(bench)
     hold(bench, g.BTN_WHITE_DROP)  # S's first key opens the entry (it changes nothing else)
     st = state(bench)
