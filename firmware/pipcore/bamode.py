@@ -198,7 +198,7 @@ class BaSession:
         k = self.keeper
         if k is None or k.phase == OVER:
             return None
-        if k.phase == TRICKS and self.ref is not None:
+        if self.ref is not None and self.ref.playing():
             return self.ref.tricks.to_act  # the seat to play a card
         return k.dealer if k.phase == TRUMP else k.to_act
 
@@ -266,7 +266,7 @@ class BaSession:
             return
         self.refused = None
         self.view = None
-        if self.ref is not None and self.phase == TRICKS:
+        if self.ref is not None and self.ref.playing():
             self.ref.key(role, kind)  # a card
         elif role == 0:
             self._ok(now)
@@ -485,7 +485,7 @@ class BaSession:
         if phase == CALLING:
             return call_short(e, 1 + self.keeper.calls.count(BOARD))
         if phase == TRICKS:
-            return self.ref.entry_glyphs() if self.ref is not None else str(e)
+            return self.ref.entry_glyphs() if self.ref is not None and self.ref.playing() else str(e)
         return None
 
     # -- the LEDs ----------------------------------------------------------------------------------

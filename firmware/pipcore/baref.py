@@ -101,7 +101,8 @@ class Referee:
     def playing(self):
         """True while a deal is refereed: its calls are in and its last card is not played yet."""
         k = self.session.keeper
-        return self.tricks is not None and k is not None and k.phase == TRICKS
+        t = self.tricks
+        return t is not None and k is not None and k.phase == TRICKS and t.to_act is not None
 
     def showing(self):
         """True while a finished trick is shown: its winner leads next and has not opened the entry yet."""

@@ -296,6 +296,48 @@ def test_a_damaged_part_of_the_save_is_refused_with_a_clear_message():
     assert st["phase"] == "dealer" and "referee mode and its options disagree" in st["refused"], st
 
 
+def test_a_fault_during_a_card_goes_back_to_the_last_card_committed():
+    bench = start({"dealer": "S", "referee": True})
+    k = keyer(bench)
+    for text in ("H", "2", "P", "P", "P"):
+        k.key(text)
+    for text in ("KC", "2C"):
+        k.card(text)
+    before = state(bench)
+    tricks = bench.app.mode.ref.tricks
+
+    def fail(key):
+        raise MemoryError("a heap cut up")
+
+    tricks.press = fail  # the next key fails half-way, as a MemoryError may
+    hold(bench, g.BTN_BLACK_TAKE)  # E steps its card: the fault
+    assert bench.app.error_kind == "memory" and "key it again" in bench.app.error, bench.app.error
+    st = state(bench)
+    assert st["state"] == before["state"] and st["referee"]["state"] == before["referee"]["state"]
+    assert bench.app.mode.ref.tricks is not tricks  # rebuilt from the last card committed
+    k.card("10C")  # the board goes on
+    assert state(bench)["referee"]["cards"] == ["KC", "2C", "10C"] and bench.app.error_kind is None
+
+
+def test_a_save_with_tricks_keyed_by_hand_in_a_refereed_game_falls_back_to_the_counts():
+    bench = start({"dealer": "S", "referee": True})
+    k = keyer(bench)
+    for text in ("H", "2", "P", "P", "P"):
+        k.key(text)
+    store = bench.app.hw.state_store
+    data = json.loads(bytes(store.load()))
+    data["backalley"]["keeper"]["keys"] += "3"  # (a save no board writes: W's tricks keyed by hand)
+    data["backalley"]["tricks"] = None
+    store.save(json.dumps(data).encode())
+    bench = Bench(bench.flash)
+    st = state(bench)
+    assert st["phase"] == "tricks" and st["to_act"] == "N" and st["view"] == "deal" and st["entry"] == "0", st
+    k = keyer(bench)
+    for n in ("3", "3", "4"):  # the other counts keyed as in the scorekeeper: the deal is scored
+        k.key(n)
+    assert state(bench)["deal"] == 2
+
+
 def test_the_menu_turns_referee_mode_on_for_a_back_alley_game():
     bench = Bench()
     hold(bench, g.BTN_MENU, True)
