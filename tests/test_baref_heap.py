@@ -8,7 +8,7 @@ power cut in the middle of a trick and between deals; no fault may occur, the sc
 engine's, what the game keeps may grow by its keys only, and once the menu goes back to backgammon none of
 the mode's modules may stay. It prints the most heap a press took, measured as the bench measures an
 event's (the live heap before it plus what it allocates with the collector off): about 274 KB on this
-port, some 22 KB above the backgammon board's hardest turn in the same kind of harness
+port, some 20 KB above the backgammon board's hardest turn in the same kind of harness
 (tests/test_bamode_heap.py), the code of referee mode (``baref``, ``batricks``, ``bacards``: 18 KB) for
 the most part. The run's heap is roomy: when this was written, the app on this harness at ``-X heapsize=240k`` could
 not open its menu (the budget's own run, tests/test_unix_micropython.py, never does).
