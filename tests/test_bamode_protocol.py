@@ -166,6 +166,6 @@ def test_refusals_over_the_protocol_change_nothing(sim):
         link.new_game("backalley", {"dealer": "X"})
     assert "dealer" in str(refused.value)
     with pytest.raises(Exception) as refused:
-        link.new_game("backalley", {"referee": True})
-    assert "referee" in str(refused.value)
+        link.new_game("backalley", {"referee": "yes"})
+    assert "referee is true" in str(refused.value)
     assert link.snapshot()["backalley"]["state"] == before["state"]

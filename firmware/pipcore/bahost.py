@@ -18,7 +18,7 @@ _SEATS = ("North", "East", "South", "West")
 def ba_options(given=None):
     """The options of a Back Alley game, completed and checked: ``names`` (four seat names N, E, S, W, or
     None for North...), ``dealer`` (the first dealer, ``N``..``W``, or None: chosen at the table),
-    ``referee`` (False: referee mode is not in this firmware yet)."""
+    ``referee`` (True: the cards of each trick keyed in and checked, ``pipcore.baref``; default False)."""
     given = given or {}
     if not isinstance(given, dict):
         raise ConfigError("Back Alley options are a mapping: names, dealer, referee")
@@ -38,9 +38,9 @@ def ba_options(given=None):
     if dealer is not None and (type(dealer) is not str or dealer.upper() not in "NESW" or len(dealer) != 1):
         raise ConfigError("dealer must be N, E, S or W, not %r" % (dealer,))
     referee = given.get("referee", False)
-    if referee is not False:
-        raise ConfigError("referee mode (the cards of each trick keyed in) is not in this firmware yet")
-    return {"names": names, "dealer": dealer.upper() if dealer else None, "referee": False}
+    if type(referee) is not bool:
+        raise ConfigError("referee is true (the cards of each trick keyed in) or false, not %r" % (referee,))
+    return {"names": names, "dealer": dealer.upper() if dealer else None, "referee": referee}
 
 
 def state(session):
@@ -51,6 +51,8 @@ def state(session):
     k = session.keeper
     out = {"phase": session.phase_name(), "entry": session.entry_text(), "view": session.shown_view(),
            "refused": session.refused[1] if session.refused else None, "options": session.options}
+    if session.ref is not None:
+        out["referee"] = referee_state(session.ref)
     if k is None:
         out["state"] = None
         return out
@@ -84,11 +86,54 @@ def state(session):
     return out
 
 
+def referee_state(ref):
+    """The snapshot's ``backalley.referee`` (docs/protocol.md): the deal's cards, or None before its play."""
+    from pipcore.bacalls import SEAT_NAMES
+    from pipcore.bacards import card_text
+
+    t = ref.tricks
+    if t is None:
+        return None
+    n = sum(t.taken)
+    last = None
+    if n:
+        leader, cards, winner = t.finished(n - 1)
+        last = {"trick": n, "leader": SEAT_NAMES[leader], "cards": [card_text(c) for c in cards],
+                "winner": SEAT_NAMES[winner]}
+    taken = {}
+    for seat in range(4):
+        taken[SEAT_NAMES[seat]] = t.taken[seat]
+    done = t.to_act is None
+    return {"playing": ref.playing(), "trick": n if done else n + 1, "of": t.hand_size,
+            "leader": None if done else SEAT_NAMES[t.trick_leader], "cards": [card_text(c) for c in t.trick],
+            "to_act": None if done else SEAT_NAMES[t.to_act], "entry": None if done else card_text(t.entry),
+            "showing_last": ref.showing(), "last": last, "taken": taken, "state": t.snapshot()}
+
+
+def _referee_prompt(session):
+    """What the board waits for while it referees a deal's play."""
+    from pipcore.bacards import card_symbol
+    from pipcore.bamode import SIDE_TEXT, SIDES
+    from pipcore.bascore import trump_name
+
+    k = session.keeper
+    t = session.ref.tricks
+    name = k.names[t.to_act]
+    head = "Deal %d of 25, trump %s: %s" % (k.number, trump_name(k.trump), t.prompt())
+    side = SIDE_TEXT[SIDES[t.to_act]]
+    if session.ref.showing():
+        return "%s: a key of %s shows the card entry (%s)" % (head, name, side)
+    return "%s: %s? (DOUBLE: the next suit, TAKE/DROP: the card up/down, ROLL/DONE: play it; %s)" % (
+        head, card_symbol(t.entry), side)
+
+
 def prompt(session):
     """What the board waits for, in one line: the keeper's words, the value shown and the keys."""
     from pipcore.bamode import SIDE_TEXT, SIDES
     from pipcore.bascore import OVER, TRUMP
 
+    if session.ref is not None and session.ref.playing():
+        return _referee_prompt(session)
     k = session.keeper
     if k is None:
         return ("Back Alley: who deals first? %s (TAKE/DROP: the next seat, DOUBLE: at random, ROLL/DONE: "

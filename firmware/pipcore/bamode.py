@@ -35,9 +35,9 @@ are refused. The first dealer and a new game take either side's.
     menu            the next view: the deal, the contracts, the scores
     menu held       the board's menu
 
-Referee mode (the cards of each trick keyed in and checked) is a per-game
-option, ``referee``, that this firmware does not offer yet: ``pipcore.bahost.ba_options``
-refuses it, and ``BaSession.referee`` is where the mode will consult it.
+Referee mode (the option ``referee``, per game): the cards of each trick are
+keyed in and checked instead of the trick counts (``pipcore.baref``, loaded
+only then, with ``pipcore.batricks``).
 """
 
 from pipcore import geometry as g
@@ -78,6 +78,7 @@ def switch(app, variant, options):
     the mode ends (this module leaves the heap) and the app starts the match itself."""
     if variant != VARIANT:
         app.mode = None
+        unload("pipcore", ("baref", "batricks", "bacards"))  # (referee mode's)
         app.show_overlay(None)  # this module leaves the heap (once this call returns)
         from pipcore.app import PLAY_STORE
         from pipcore.playcodes import play_store
@@ -139,13 +140,16 @@ def resume(app, saved):
         opts = ba_options(saved.get("options"))
         keeper = saved.get("keeper")
         keeper = _lean(ScoreKeeper.restore(keeper)) if keeper is not None else None
+        tricks = saved.get("tricks")  # referee mode's cards (pipcore.baref: a damaged part refused there)
+        if keeper is not None and keeper.referee != opts["referee"] or tricks is not None and not opts["referee"]:
+            raise ConfigError("its referee mode and its options disagree")
     except ValueError as exc:
         app.load_error = "the saved Back Alley game was refused: %s" % exc
         session = BaSession(app, ba_options())  # (the defaults)
         session.refuse(-1, app.load_error + "; a new game begins")
         keeper = session
     else:
-        keeper = BaSession(app, opts, keeper)
+        keeper = BaSession(app, opts, keeper, tricks)
     _make_room(app)
     unload("pipcore", ("bahost",))
     return keeper
@@ -154,18 +158,23 @@ def resume(app, saved):
 class BaSession:
     """The scorekeeper on the board: ``App.mode``, and ``App.overlay`` while no menu or self-test is open."""
 
-    def __init__(self, app, options, keeper=None):
+    def __init__(self, app, options, keeper=None, tricks=None):
         self.app = app
         self.options = options
-        self.referee = options["referee"]  # referee mode (pipcore.batricks) will be consulted here
+        self.referee = options["referee"]  # referee mode: the cards keyed in (``ref``, pipcore.baref)
         self.keeper = keeper
         if keeper is None and options["dealer"]:
-            self.keeper = _lean(ScoreKeeper(options["dealer"], options["names"]))
+            self.keeper = _lean(ScoreKeeper(options["dealer"], options["names"], self.referee))
         self.changes = 0  # bumped by every change the LEDs show (``frame``)
         self.view = None  # a view chosen with menu; None: the phase's own
         self.refused = None  # (seat or -1, why): the last key refused, until the next key
         self.asked = False  # a new game was asked once (undo held, or OK at the end): again starts it
-        self.note = ""  # a line added to the message (the menu's waiting match...)
+        self.note = ""  # a line added to the message (the menu's waiting match, the card just played...)
+        self.ref = None
+        if self.referee:
+            from pipcore.baref import Referee
+
+            self.ref = Referee(self, tricks)
         self._committed = self.keeper.snapshot() if self.keeper is not None else None
         self._fresh()
 
@@ -189,6 +198,8 @@ class BaSession:
         k = self.keeper
         if k is None or k.phase == OVER:
             return None
+        if self.ref is not None and self.ref.playing():
+            return self.ref.tricks.to_act  # the seat to play a card
         return k.dealer if k.phase == TRUMP else k.to_act
 
     def _fresh(self):
@@ -229,6 +240,8 @@ class BaSession:
 
     def _press(self, button, kind, now):
         app = self.app
+        if self.ref is not None and self.ref.press(button, kind):  # referee mode's undo and views
+            return
         if button == g.BTN_MENU:
             if kind == _LONG:
                 from pipcore.settings import MenuSession
@@ -253,7 +266,9 @@ class BaSession:
             return
         self.refused = None
         self.view = None
-        if role == 0:
+        if self.ref is not None and self.ref.playing():
+            self.ref.key(role, kind)  # a card
+        elif role == 0:
             self._ok(now)
         elif role == 1:
             if kind == _SHORT:
@@ -305,7 +320,7 @@ class BaSession:
             self._new_game(now)
             return
         if phase == DEALER:
-            self.keeper = _lean(ScoreKeeper(self.entry, self.options["names"]))
+            self.keeper = _lean(ScoreKeeper(self.entry, self.options["names"], self.referee))
         elif phase == TRUMP:
             k.key_trump(NO_TRUMP if self.entry == 4 else self.entry)
         elif phase == CALLING:
@@ -342,8 +357,7 @@ class BaSession:
 
             if start_waiting(app):
                 return
-        opts = self.options
-        app.new_game(VARIANT, {"names": opts["names"], "dealer": opts["dealer"]})
+        app.new_game(VARIANT, self.options)
 
     def refuse(self, seat, why):
         self.refused = (-1 if seat is None else seat, why)
@@ -356,6 +370,8 @@ class BaSession:
         self.asked = False
         self.note = ""
         self._fresh()
+        if self.ref is not None:
+            self.ref.follow()
         app = self.app
         if app.error_kind in ("memory", "internal"):  # (pipcore.guard) a key went through: the board works
             app._clear_error()
@@ -369,10 +385,14 @@ class BaSession:
         exc = None
         k = self.keeper
         self.keeper = None
+        if self.ref is not None:
+            self.ref.tricks = None
         guard.relieve(None)
         try:
             if k is not None and self._committed is not None:
                 self.keeper = _lean(ScoreKeeper.restore(self._committed))
+            if self.ref is not None:
+                self.ref.restore()
         except Exception as again:
             self.app.fault(kind, again)
             return
@@ -382,7 +402,10 @@ class BaSession:
     # -- the state save and the host -------------------------------------------------------------
     def snapshot(self):
         """The mode's part of the state save (``App._save``): the keys as last committed."""
-        return {"v": SAVE_VERSION, "options": self.options, "keeper": self._committed}
+        snap = {"v": SAVE_VERSION, "options": self.options, "keeper": self._committed}
+        if self.ref is not None:
+            snap["tricks"] = self.ref.committed  # the deal's cards (pipcore.batricks)
+        return snap
 
     def sensed(self, now):
         return True  # the switches are not the game's: cards are played beside the board
@@ -397,14 +420,20 @@ class BaSession:
                              "(new_game)")
 
     def seen(self):
-        """What a host's event says changed (``pipcore.bridge``): the keys keyed so far."""
+        """What a host's event says changed (``pipcore.bridge``): the keys keyed so far (and the cards)."""
         k = self.keeper
-        return -1 if k is None else len(k._keys)
+        n = -1 if k is None else len(k._keys)
+        t = self.ref.tricks if self.ref is not None else None
+        return n if t is None else n * 64 + 4 * sum(t.taken) + len(t.trick)
 
     def event(self):
         k = self.keeper
-        return {"event": VARIANT, "phase": self.phase_name(), "deal": min(k.number, 25) if k is not None else 0,
-                "keys": self.seen()}
+        out = {"event": VARIANT, "phase": self.phase_name(), "deal": min(k.number, 25) if k is not None else 0,
+               "keys": -1 if k is None else len(k._keys)}
+        t = self.ref.tricks if self.ref is not None else None
+        if t is not None:
+            out["cards"] = 4 * sum(t.taken) + len(t.trick)
+        return out
 
     def phase_name(self):
         return "dealer" if self.keeper is None else PHASE_NAMES[self.keeper.phase]
@@ -456,7 +485,7 @@ class BaSession:
         if phase == CALLING:
             return call_short(e, 1 + self.keeper.calls.count(BOARD))
         if phase == TRICKS:
-            return str(e)
+            return self.ref.entry_glyphs() if self.ref is not None and self.ref.playing() else str(e)
         return None
 
     # -- the LEDs ----------------------------------------------------------------------------------
@@ -467,6 +496,8 @@ class BaSession:
         k = self.keeper
         if k is None:
             return "deal"
+        if self.ref is not None and self.ref.playing():
+            return "trick"  # the cards of the trick (pipcore.baref)
         if k.phase == OVER or k.phase == TRUMP and (k.number > 1 or k.redeals) and not self.touched:
             return "scores"  # between deals, while the cards are dealt
         if k.phase == TRICKS and not k.keyed_tricks and not self.touched:
@@ -480,6 +511,8 @@ class BaSession:
         view = self.shown_view()
         if view == "scores":
             self._draw_scores(px)
+        elif view == "trick":
+            self.ref.draw(px)
         else:
             for seat in range(4):
                 self._draw_seat(px, seat, view)
@@ -558,9 +591,11 @@ class BaSession:
 
 
 def _lean(keeper):
-    """The board's keeper keeps no score sheet rows (a host makes the sheet from the keys: pipboard export)."""
-    keeper.keep_rows = False
-    keeper._rows = []
+    """The board's keeper keeps no score sheet rows (a host makes the sheet from the keys: pipboard export);
+    in referee mode it does (``pipcore.batricks`` reads the last deal's row for undo)."""
+    if not keeper.referee:
+        keeper.keep_rows = False
+        keeper._rows = []
     return keeper
 
 

@@ -41,11 +41,13 @@ _ONOFF_LABELS = ("off", "on")
 SELF_TEST = "selfTest"
 BOARD_ITEMS = ("tournament", "brightness", SELF_TEST)  # apply at once, from any phase
 BACKALLEY = "backalley"  # the board keeps a Back Alley score (pipcore.bamode): no match options
+REFEREE = "referee"  # Back Alley's one option: the cards of each trick keyed in (pipcore.baref)
 GAMES = VARIANTS + (BACKALLEY,)
 
 # (key, location, kind, values, title, labels of a choice's values)
 ITEMS = (
     ("variant", 0, CHOICE, GAMES, "game", VARIANTS + ("Back Alley",)),
+    (REFEREE, g.LOC_OFF_BLACK, CHOICE, _OFF_ON, "referee (cards keyed)", _ONOFF_LABELS),
     ("matchLength", 1, NUMBER, range(0, 26), "match length (0 money)", None),
     ("crawford", 2, CHOICE, _OFF_ON, "Crawford", _ONOFF_LABELS),
     ("openingReroll", 3, CHOICE, _OFF_ON, "opening reroll", _ONOFF_LABELS),
@@ -107,8 +109,10 @@ def shown(key, v):
     """True if item ``key`` applies to the settings ``v`` (an item of another game, or of a cube that is
     off, is skipped)."""
     variant = v["variant"]
-    if variant == BACKALLEY:  # the scorekeeper: only the game and the board's own settings
-        return key == "variant" or key in BOARD_ITEMS
+    if variant == BACKALLEY:  # the scorekeeper: only the game, referee mode and the board's own settings
+        return key in ("variant", REFEREE) or key in BOARD_ITEMS
+    if key == REFEREE:
+        return False
     money = not v["matchLength"]
     cube = v["cubeEnabled"]
     if key == "crawford":
@@ -172,6 +176,7 @@ class Menu:
     def __init__(self, variant, options, brightness, tournament, item=0):
         v = dict(options)
         v["variant"] = variant
+        v[REFEREE] = v.get(REFEREE) is True  # (Back Alley's; the match options beside it are backgammon's)
         v["brightness"] = brightness
         v["tournament"] = bool(tournament)
         self.v = v
@@ -194,10 +199,10 @@ class Menu:
         """``(variant, options)`` chosen for the match, completed and checked (``make_options``)."""
         v = self.v
         if v["variant"] == BACKALLEY:
-            return BACKALLEY, {}  # (pipcore.bamode completes them)
+            return BACKALLEY, {REFEREE: v[REFEREE]}  # (pipcore.bahost completes them)
         opts = {}
         for key in v:
-            if key not in ("variant", "brightness", "tournament"):
+            if key not in ("variant", "brightness", "tournament", REFEREE):
                 opts[key] = v[key]
         return v["variant"], make_options(opts, v["variant"])
 

@@ -110,7 +110,9 @@ class MenuSession:
         chosen = waiting_match(app) if app.pending else None
         variant, options = chosen if chosen is not None else (ctl.variant, ctl.options)
         if chosen is None and app.mode is not None or variant == "backalley":
-            variant, options = "backalley", ctl.options  # (the backgammon options wait in the controller)
+            # (the backgammon options wait in the controller; Back Alley's referee mode beside them)
+            referee = app.mode.referee if chosen is None else options["referee"]
+            variant, options = "backalley", dict(ctl.options, referee=referee)
         self.app = app
         self.menu = Menu(variant, options, level_of(app.hw.pixels.brightness), ctl.tournament)
 
@@ -175,7 +177,8 @@ class MenuSession:
             app.pending = False
             write(app)
             app.new_game(variant, options)
-        elif variant == "backalley" if mode is not None else variant == ctl.variant and options == ctl.options:
+        elif (variant == "backalley" and options["referee"] == mode.referee if mode is not None
+              else variant == ctl.variant and options == ctl.options):
             app.pending = False  # back to the match being played: nothing waits
             write(app)
         else:

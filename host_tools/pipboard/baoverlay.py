@@ -38,7 +38,7 @@ def _text(x, y, size, text, colour="#000", turned=False, bold=False):
 
 def overlay_svg():
     w, h = dims.BOARD_W, dims.BOARD_H
-    out = overlay_frame("Pipboard Back Alley overlay", 48)
+    out = overlay_frame("Pipboard Back Alley overlay", 56)
     for seat in range(4):
         quad = bamode.QUADRANTS[seat]
         top = seat < 2  # N and E: the top half, read from the top edge
@@ -49,7 +49,7 @@ def overlay_svg():
         cx = (x0 + x1) // 2
         cy = (y0 + y1) // 2
         out.append(_text(cx, cy + (-6 if top else 6), 14, SEAT_TITLES[seat], colour, top, True))
-        out.append(_text(cx, cy + (8 if top else -8), 5, "%s: call, tricks or contract" % TEAMS[seat], colour,
+        out.append(_text(cx, cy + (8 if top else -8), 5, "%s: call, tricks, contract or card" % TEAMS[seat], colour,
                          top))
         for k in range(3):  # the outer row's markers, each under its pixel (the team colour fills the rest)
             x, y = drawing.slot_xy(quad[k], 0)
@@ -80,6 +80,8 @@ def overlay_svg():
         "MENU: the next view (the deal, the contracts, the scores: NS on the top half, EW on the bottom).  Hold "
         "MENU: the menu.  Hold UNDO twice: a new game.",
         "Pulsing white: the value being keyed.  Blinking red: refused (the message says why).  docs/backalley.md",
+        "Referee mode (menu: referee on): the seat to play keys its card: DOUBLE the next suit, TAKE / DROP the card "
+        "up / down, ROLL/DONE plays it (T = 10, LJ / BJ the jokers); after four cards the winner's card pulses green.",
     ]
     for k, line in enumerate(legend):
         out.append('<text x="6" y="%d" font-size="5">%s</text>' % (h + 9 + 9 * k, _esc(line)))

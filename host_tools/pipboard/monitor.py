@@ -91,7 +91,10 @@ def backalley_lines(ba):
         if ba.get("contracts"):
             lines.append("   contracts: NS %s, EW %s%s" % (ba["contracts"]["NS"], ba["contracts"]["EW"],
                                                            ", %s leads" % ba["leader"] if ba["leader"] else ""))
-        if ba.get("to_act"):
+        ref = ba.get("referee")
+        if isinstance(ref, dict):
+            lines.extend(referee_lines(ref, names))
+        elif ba.get("to_act"):
             lines.append("   %s keys %s (the board's view: %s)" % (ba["to_act"], ba["entry"], ba["view"]))
         lines.append("   score: NS %s, EW %s%s" % (ba["scores"]["NS"], ba["scores"]["EW"],
                                                    "  (%d redeal%s)" % (ba["redeals"], "" if ba["redeals"] == 1
@@ -105,6 +108,31 @@ def backalley_lines(ba):
             lines.append(sheet_text(ScoreKeeper.restore(state)).rstrip("\n"))
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         return [" Back Alley scorekeeper: unreadable state (%s: %s)" % (type(exc).__name__, exc)]
+    return lines
+
+
+def referee_lines(ref, names):
+    """The snapshot's ``backalley.referee`` (the board referees the play: docs/protocol.md) as text: the trick
+    being played and the card being keyed, the last trick and its winner, the tricks taken."""
+    seats = "NESW"
+
+    def played(leader, cards):
+        start = seats.index(leader)
+        return ", ".join("%s %s" % (seats[(start + i) % 4], card) for i, card in enumerate(cards))
+
+    lines = []
+    last = ref.get("last")
+    if last:
+        lines.append("   trick %s: %s: %s wins" % (last["trick"], played(last["leader"], last["cards"]),
+                                                  names[seats.index(last["winner"])]))
+    if ref.get("playing"):
+        now = played(ref["leader"], ref["cards"]) if ref["cards"] else "%s leads" % ref["leader"]
+        lines.append("   trick %s of %s: %s; %s keys %s%s" % (
+            ref["trick"], ref["of"], now, ref["to_act"], ref["entry"],
+            " (the last trick is shown: a key opens the entry)" if ref.get("showing_last") else ""))
+    taken = ref["taken"]
+    lines.append("   tricks taken: " + ", ".join("%s %s" % (seat, taken[seat]) for seat in seats) +
+                 ("" if ref.get("playing") else " (the last deal refereed)"))
     return lines
 
 

@@ -170,9 +170,10 @@ def test_every_reachable_combination_is_a_legal_match():
         variant, opts = menu.game()  # raises ConfigError if the combination were illegal
         assert m.shown(menu.key, menu.v)
         seen[menu.key] = 1
-        if variant == m.BACKALLEY:  # the scorekeeper (pipcore.bamode): no match options in the menu
-            assert opts == {} and menu.key in ("variant",) + m.BOARD_ITEMS, menu.key
+        if variant == m.BACKALLEY:  # the scorekeeper (pipcore.bamode): no match options, only referee mode
+            assert opts == {"referee": menu.v["referee"]} and menu.key in ("variant", "referee") + m.BOARD_ITEMS
             continue
+        assert menu.key != "referee"
         if opts["matchLength"]:
             assert not opts["beavers"] and not opts["jacoby"] and opts["autoDoubles"] == 0
     assert len(seen) >= 20, sorted(seen)

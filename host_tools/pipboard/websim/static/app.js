@@ -136,6 +136,8 @@ function draw() {
   const ba = state.backalley;  // the Back Alley scorekeeper (docs/backalley.md)
   board.dataset.backalley = ba ? ba.phase : "";
   board.dataset.keys = ba && ba.state ? ba.state.keys.length : "";
+  board.dataset.cards = ba && ba.referee ? 4 * Object.values(ba.referee.taken).reduce((a, b) => a + b, 0) +
+      ba.referee.cards.length : "";
   document.getElementById("backalley").textContent = ba ? backAlleyText(ba) : "";
   board.dataset.selftest = test ? test.step : "";
   document.getElementById("table").textContent = tableText(state);
@@ -155,6 +157,15 @@ function backAlleyText(ba) {  // the scorekeeper's state as a little score sheet
   lines.push(seats.map((s, i) => `${ba.names[i]} (${s}): ${ba.calls[s] || "-"}` +
                        (s in ba.tricks ? `/${ba.tricks[s]}` : "") + (ba.leader === s ? "*" : "")).join("  "));
   if (ba.contracts) lines.push(`contracts NS ${ba.contracts.NS}, EW ${ba.contracts.EW}`);
+  const ref = ba.referee;  // referee mode: the cards of each trick keyed in (docs/backalley.md)
+  if (ref) {
+    const played = (leader, cards) => cards.map((c, i) => `${seats[(seats.indexOf(leader) + i) % 4]} ${c}`).join(", ");
+    if (ref.last) lines.push(`trick ${ref.last.trick}: ${played(ref.last.leader, ref.last.cards)}: ${ref.last.winner} wins`);
+    if (ref.playing) lines.push(`trick ${ref.trick} of ${ref.of}: ` +
+                                (ref.cards.length ? played(ref.leader, ref.cards) : `${ref.leader} leads`) +
+                                `; ${ref.to_act} keys ${ref.entry}` + (ref.showing_last ? " (a key opens the entry)" : ""));
+    lines.push("tricks taken: " + seats.map((s) => `${s} ${ref.taken[s]}`).join(", "));
+  }
   lines.push(`score NS ${ba.scores.NS}, EW ${ba.scores.EW}` + (ba.redeals ? `  (${ba.redeals} redeal(s))` : ""));
   if (ba.refused) lines.push("refused: " + ba.refused);
   return lines.join("\n");
