@@ -137,6 +137,8 @@ class App:
         self._panel = None
         self._dirty = True
         self._litter = False  # an event ran since the last collection (MicroPython only)
+        if hasattr(guard.gc, "threshold"):  # loaded: no collection until the heap is full (pipcore.guard)
+            guard.gc.threshold(-1)
 
     # -- power-up -----------------------------------------------------------
     def _power_up(self, options, variant):
