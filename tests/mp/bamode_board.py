@@ -122,7 +122,15 @@ class Rig:
             gc.enable()
 
     def state(self):
-        return self.app.mode.state()
+        """What the board shows, as the fields of the snapshot's ``backalley`` the harness reads, from the mode
+        itself: the module that writes the host's snapshot (``pipcore.bahost``, 4 KB) stays out of the heap,
+        as at a table where no host asks (tests/test_bamode_protocol.py reads the snapshot itself)."""
+        mode = self.app.mode
+        k = mode.keeper
+        seat = mode.actor()
+        return {"phase": mode.phase_name(), "entry": mode.entry_text(), "to_act": None if seat is None else "NESW"[seat],
+                "deal": min(k.number, 25) if k else 0, "redeals": k.redeals if k else 0,
+                "scores": {"NS": k.scores[0], "EW": k.scores[1]} if k else None}
 
 
 def choose_game(rig, steps):
