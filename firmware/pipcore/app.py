@@ -137,6 +137,8 @@ class App:
         self._panel = None
         self._dirty = True
         self._litter = False  # an event ran since the last collection (MicroPython only)
+        if hasattr(guard.gc, "threshold"):  # loaded: no collection until the heap is full (pipcore.guard)
+            guard.gc.threshold(-1)
 
     # -- power-up -----------------------------------------------------------
     def _power_up(self, options, variant):
@@ -165,6 +167,8 @@ class App:
                 data = json.loads(payload)
                 ctl = Controller.restore(data, self.capacity, self.store, self.entropy)
                 if "backalley" in data:  # the score of a Back Alley game (its damaged part refused there)
+                    self._plays = None  # a roll's store and modules make room for the mode's first
+                    unload("pipcore", ("turnmap", "steps", "reach", "showing"))
                     from pipcore.bamode import resume
 
                     self.mode = resume(self, data["backalley"])

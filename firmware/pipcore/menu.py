@@ -28,7 +28,8 @@ is open; the cube shows the cap while the cap is chosen.
 """
 
 from pipcore import geometry as g
-from pipcore.glyphs import BITS as _FONT  # 3 x 5 digits 0..9, then "-" (index 10)
+from pipcore.compat import const
+from pipcore.glyphs import BITS  # 3 x 5 digits 0..9, then "-" (index 10)
 from pipcore.options import UNLIMITED, VARIANTS, make_options
 from pipcore.render import PULSE
 
@@ -86,15 +87,9 @@ _LONG = 2
 
 DIGIT_LOCS = (18, 19, 20, 21, 22, 23)  # points 19..24: tens on the first three, units on the last three
 
-_MATCH_DIM = (40, 22, 0)  # amber: a setting of the match
-_BOARD_DIM = (0, 12, 45)  # blue: a setting of the board
-_CURRENT = (130, 130, 130)
-_CHOSEN = (0, 120, 0)
-_CHOICE_DIM = (14, 14, 14)
-_TENS = (120, 90, 0)
-_UNITS = (0, 100, 130)
-_MENU_LIGHT = (0, 40, 255)  # both "to move" lights while the menu is open
-_DASH = 0x1C  # the middle row of a die's pips (geometry.PIP_ML, PIP_C, PIP_MR): "--", no limit
+# The colours are written where they are drawn, and _DASH is a const: every module-level name is an
+# interned string that stays in RAM once the menu has been opened (tests/bench/README.md, "Back Alley")
+_DASH = const(0x1C)  # the middle row of a die's pips (geometry.PIP_ML, PIP_C, PIP_MR): "--", no limit
 
 
 def item_index(key):
@@ -311,15 +306,15 @@ class Menu:
             if not shown(key, v):
                 continue
             if i == self.item:
-                px.set(g.led_index(loc, 0), _CURRENT[0], _CURRENT[1], _CURRENT[2], PULSE)
+                px.set(g.led_index(loc, 0), 130, 130, 130, PULSE)  # the item shown: white
             else:
-                c = _BOARD_DIM if key in BOARD_ITEMS else _MATCH_DIM
+                c = (0, 12, 45) if key in BOARD_ITEMS else (40, 22, 0)  # blue: the board's; amber: the match's
                 px.set(g.led_index(loc, 0), c[0], c[1], c[2])
         key, loc, kind, values, _title, _labels = ITEMS[self.item]
         if kind == CHOICE:
             chosen = _index(values, v[key])
             for k in range(len(values)):
-                c = _CHOSEN if k == chosen else _CHOICE_DIM
+                c = (0, 120, 0) if k == chosen else (14, 14, 14)  # the value chosen green, the others grey
                 px.set(g.led_index(loc, 1 + k), c[0], c[1], c[2])
         elif kind == NUMBER:
             draw_number(px, v[key])
@@ -336,7 +331,7 @@ class Menu:
             for k in range(g.LED_CUBE_VALUE, g.LED_TURN_WHITE):
                 px.set(k, 0, 0, 0)
         for k in (g.LED_TURN_WHITE, g.LED_TURN_BLACK):
-            px.set(k, _MENU_LIGHT[0], _MENU_LIGHT[1], _MENU_LIGHT[2])
+            px.set(k, 0, 40, 255)  # blue: both "to move" lights while the menu is open
 
 
 def draw_number(px, value):
@@ -350,8 +345,8 @@ def draw_number(px, value):
         glyph = units if half else tens
         if glyph < 0:
             continue
-        bits = _FONT[glyph]
-        c = _UNITS if half else _TENS
+        bits = BITS[glyph]
+        c = (0, 100, 130) if half else (120, 90, 0)  # units blue, tens amber
         for row in range(5):
             for col in range(3):
                 if bits >> (14 - 3 * row - col) & 1:
@@ -373,5 +368,5 @@ def draw_number_dice(px, display, value):
 
 def glyph_rows(digit):
     """The rows of a digit's glyph as text (``"#.#"``), for docs and tests."""
-    bits = _FONT[digit]
+    bits = BITS[digit]
     return ["".join("#" if bits >> (14 - 3 * row - col) & 1 else "." for col in range(3)) for row in range(5)]

@@ -19,11 +19,11 @@ module); this module is loaded when the menu opens or a waiting match starts.
 import json
 
 from pipcore import guard
+from pipcore.compat import unload
 from pipcore.names import GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, SETUP
 
 VERSION = 1
 BRIGHTNESS = (5, 10, 20, 30, 40, 55, 75, 100)  # percent at the menu's levels 1..8
-BETWEEN_GAMES = (SETUP, OPENING, GAME_OVER, MATCH_OVER)  # a match chosen now starts at once
 
 
 def level_of(light):
@@ -100,13 +100,38 @@ def drop_waiting(app):
     app.forget_modules()
 
 
+def _loading(every):
+    """MicroPython: a collection every ``every`` bytes allocated while the menu's or the mode's code loads (the
+    loader's garbage is reused at once instead of leaving holes between the code: pipcore.guard); -1:
+    none before the heap is full again, as the game runs."""
+    if hasattr(guard.gc, "threshold"):
+        guard.gc.threshold(every)
+
+
+def regain(app):
+    """The store of a roll's plays again, after the menu that borrowed its room (``MenuSession``)."""
+    if app.mode is None and app._plays is None:
+        from pipcore.app import PLAY_STORE
+        from pipcore.playcodes import play_store
+
+        try:
+            app._plays = play_store(PLAY_STORE)
+        except MemoryError:
+            pass  # (each roll allocates its own)
+
+
 class MenuSession:
     """The open menu on the board (``App.overlay``)."""
 
     def __init__(self, app):
-        from pipcore.menu import Menu
-
         ctl = app.ctl
+        if app.mode is None and ctl.phase not in (MOVING, PICK):  # no roll's plays to keep: the store's 9 KB hold
+            app._plays = ctl.play_store = None  # the menu (``close`` takes them back: ``regain``)
+        _loading(16384)
+        try:
+            from pipcore.menu import Menu
+        finally:
+            _loading(-1)
         chosen = waiting_match(app) if app.pending else None
         variant, options = chosen if chosen is not None else (ctl.variant, ctl.options)
         if chosen is None and app.mode is not None or variant == "backalley":
@@ -163,20 +188,28 @@ class MenuSession:
             menu.v["tournament"] = start["tournament"]
         self._apply_board(now)
         app.show_overlay(None)
-        if not keep:
-            return
         board_changed = menu.v["brightness"] != start["brightness"] or menu.v["tournament"] != start["tournament"]
-        if not menu.game_changed():
-            if board_changed:
+        game = menu.game() if keep and menu.game_changed() else None
+        self.menu = menu = None  # (show_overlay unloaded its module): its code leaves the heap before a game's comes
+        if game is None:
+            if keep and board_changed:
                 write(app, waiting_match(app) if app.pending else None)
+            regain(app)
             return
-        variant, options = menu.game()
+        variant, options = game
         ctl = app.ctl
         mode = app.mode  # the board keeps a Back Alley score (pipcore.bamode)
-        if mode is None and ctl.phase in BETWEEN_GAMES or mode is not None and mode.idle():
+        # between games a match chosen starts at once
+        if mode is None and ctl.phase in (SETUP, OPENING, GAME_OVER, MATCH_OVER) or mode is not None and mode.idle():
             app.pending = False
             write(app)
-            app.new_game(variant, options)
+            if mode is None and variant == "backalley":  # the mode's code and names come in where a roll's were
+                unload("pipcore", ("turnmap", "steps", "reach", "showing"))
+            _loading(16384)
+            try:
+                app.new_game(variant, options)
+            finally:
+                _loading(-1)
         elif (variant == "backalley" and options["referee"] == mode.referee if mode is not None
               else variant == ctl.variant and options == ctl.options):
             app.pending = False  # back to the match being played: nothing waits
@@ -188,6 +221,7 @@ class MenuSession:
                 mode.note = "the new settings start with the next game (hold undo twice for a new game now)"
             else:
                 ctl.message = "the new settings start with the next match (hold undo for a new match now)"
+        regain(app)
 
     def describe(self, snap):
         """The snapshot's ``menu`` and ``message`` while the menu is open."""

@@ -38,7 +38,11 @@ def plan_game(rng, redeal_at=(6,)):
     """A whole game: ``[(trump, calls, tricks), ...]`` in the order played; calls and tricks in bidding order
     (PASS 0, a number, BOARD -1); ``tricks`` None for a redeal (four passes). The deals numbered in
     ``redeal_at`` are passed out once before they are played."""
-    plan = []
+    return list(deals(rng, redeal_at))
+
+
+def deals(rng, redeal_at=(6,)):
+    """``plan_game``'s deals one at a time (a harness in the board's heap keeps no plan: 6 KB there)."""
     number = 1
     forced = list(redeal_at)
     while number <= 25:
@@ -46,7 +50,7 @@ def plan_game(rng, redeal_at=(6,)):
         trump = rng.randrange(5)
         if number in forced:
             forced.remove(number)
-            plan.append((trump, [PASS, PASS, PASS, PASS], None))
+            yield trump, [PASS, PASS, PASS, PASS], None
             continue
         calls = []
         for _ in range(4):
@@ -58,13 +62,12 @@ def plan_game(rng, redeal_at=(6,)):
             else:
                 calls.append(1 + rng.randrange(min(h - 1, 4)))
         if calls == [PASS, PASS, PASS, PASS]:
-            plan.append((trump, calls, None))  # a redeal the table made by itself
+            yield trump, calls, None  # a redeal the table made by itself
             continue
         cuts = sorted([rng.randrange(h + 1) for _ in range(3)])
         tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], h - cuts[2]]
-        plan.append((trump, calls, tricks))
+        yield trump, calls, tricks
         number += 1
-    return plan
 
 
 def call_text(call, boards_before):
