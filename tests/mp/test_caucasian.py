@@ -144,3 +144,13 @@ def test_last_checker_off_with_one_die_loses_to_a_two_die_play():
     assert keys(make_turn(pos, (6, 3), options={"caucasian": True})) == two_dice
     # with the jail clause the hitter may not bear off (J1): one die, the 6
     assert keys(caucasian.Turn(pos, (6, 3), jail=True)) == want(pos, ["6/off"])
+
+
+def test_the_split_modules_share_their_mark_constants():
+    """pipcore.causteps repeats two private constants of pipcore.caucasian (MicroPython inlines only a
+    module's own): they must agree. (CPython only: MicroPython keeps no private constant by name.)"""
+    from pipcore import caucasian, causteps
+
+    for name in ("_HIGH_FIRST", "_JAILED"):
+        if hasattr(caucasian, name):
+            assert getattr(causteps, name) == getattr(caucasian, name), name
