@@ -617,11 +617,17 @@ class App:
             self.renderer.draw(ctl.marks, ctl.mark_player)
             dirty = True
         clock = ctl.clock
-        panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover, self.error_kind,
-                               ctl.coach_panel, self.low_space, clock.shown if clock is not None else 0)
-        if panel != self._panel:
-            self._panel = panel
-            self._draw_panel()
+        panel = (ctl.cube, ctl.owner, ctl.phase, ctl.mover, self.error_kind, ctl.coach_panel, self.low_space,
+                 clock.shown if clock is not None else 0, ctl.display)
+        left = ctl.dice_left()
+        shown = self._panel  # [the panel drawn, its dice left] (None: draw it all)
+        if shown is None or panel != shown[0]:
+            self._panel = [panel, left]
+            self._draw_panel(None)
+            dirty = True
+        elif left != shown[1]:  # a checker moved: only the dice change (a die used, a marker less)
+            self._draw_panel(shown[1])
+            shown[1] = left
             dirty = True
         animated = self.renderer.animated or self.error_kind is not None or self.low_space or (
             clock is not None and clock.warn)
@@ -631,9 +637,24 @@ class App:
         self._frame_at = now
         self._dirty = False
 
-    def _draw_panel(self):
+    def _draw_panel(self, old=None):
+        """The panel; with ``old`` (the dice left drawn last, when only they changed) only the dice that
+        changed: a die used or a move marker less (a whole panel is some 30 pixels written)."""
         ctl = self.ctl
         disp = self.hw.display
+        item = ctl.display
+        kind = item[0] if item else ""
+        if old is not None:
+            if self.error_kind is None and kind == "dice" and ctl.dice:
+                a, b = ctl.dice
+                left = ctl.dice_left()
+                if a == b:  # the faces dim with the last die (or light again): else the markers count
+                    only = 4 if left and old else 7
+                    disp.dice(a, b, ctl.mover, not left, not left, len(left), only)
+                else:
+                    only = ((a in left) != (a in old)) | ((b in left) != (b in old)) << 1
+                    disp.dice(a, b, ctl.mover, a not in left, b not in left, -1, only)
+                return
         if self.error_kind is not None:
             disp.error(guard.KINDS.index(self.error_kind) + 1)  # docs/controller.md: the fault pattern
             return
@@ -643,24 +664,19 @@ class App:
         value = ctl.cube
         # the panel's cube shows 2..64; other values (arithmetic cube, past 64) are on the host's screen
         if _shown(value):
-            offer = ctl.display[1] if phase == CUBE_OFFERED and ctl.display and ctl.display[0] == "offer" else 0
+            offer = item[1] if phase == CUBE_OFFERED and item and kind == "offer" else 0
             if offer and _shown(offer):
                 disp.offer(offer, ctl.offerer)
             else:
                 disp.cube(value, ctl.owner)
-        item = ctl.display
-        kind = item[0] if item else ""
         free = False  # the dice show nothing: the clock may use them
         if kind == "dice" and ctl.dice:
             a, b = ctl.dice
-            left = list(ctl.dice_left())
+            left = ctl.dice_left()
             if a == b:
                 disp.dice(a, b, ctl.mover, not left, not left, len(left))
-            else:
-                used_a = a not in left
-                if not used_a:
-                    left.remove(a)
-                disp.dice(a, b, ctl.mover, used_a, b not in left, -1)
+            else:  # (two different dice: each is used or not)
+                disp.dice(a, b, ctl.mover, a not in left, b not in left, -1)
         elif kind == "tie":
             disp.dice(item[1], item[2], -1 if False else 0, False, False, -1)
         elif kind == "result":

@@ -38,6 +38,9 @@ class TurnGuide:
         self.transit_since = -1  # when checkers went into the hand (ms), -1 when none are
         self.tournament = False  # (the last ``show``'s: no sources nor targets lit)
         self._table = slot_table(self.mover, self.nardy)  # the mover's slot -> location
+        # (dice left, readings, message): the last "move" message, formatted again only when these change
+        # (each new string is looked up among the interned names: about a thousand compared on the board)
+        self._prompt = None
 
     def show(self, sensed, now, tournament=False, missing_now=False):
         """Mark the board for the counts ``sensed`` at ``now``; returns the message.
@@ -69,9 +72,14 @@ class TurnGuide:
             return "press DONE to finish the turn"
         if not self.tournament:
             self._sources(tr, tr.cur)
-        if len(cands) > 1:
-            return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
-        return "move: %s left" % _dice(tr.cur.left)
+        said = self._prompt
+        if said is None or said[0] is not tr.cur.left or said[1] != len(cands):
+            if len(cands) > 1:
+                said = "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
+            else:
+                said = "move: %s left" % _dice(tr.cur.left)
+            said = self._prompt = (tr.cur.left, len(cands), said)
+        return said[2]
 
     def _sources(self, tr, node):
         srcs = tr.sources(node)

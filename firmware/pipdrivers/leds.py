@@ -43,8 +43,9 @@ except ImportError:  # CircuitPython, CPython without the module
     _framebuf = None
 try:
     from pipdrivers.ledmix import mix as _mix  # native code (viper), built for the board's CPU
+    from pipdrivers.ledmix import put as _native_put
 except Exception:  # CPython, no native emitter, a .mpy for another CPU: the paths below give the same bytes
-    _mix = None
+    _mix = _native_put = None
 
 STEADY = const(0)
 BLINK = const(1)
@@ -123,9 +124,19 @@ class Pixels:
         self._avail = (budget_ma * 1000 - static_ua) * 255 // (channel_ma * 1000)
         self.blink_ms = blink_ms
         self.pulse_ms = pulse_ms
-        self._layers = [bytearray(3 * n) for _ in range(_LAYERS)]
+        # One buffer, read by the native ``put`` and mix (``pipdrivers.ledmix``): the layer of each pixel,
+        # the three layers, each from a multiple of 4 bytes (the mix reads them a word at a time), and the
+        # channel order
+        k = (n + 3) & ~3
+        size = (3 * n + 3) & ~3
+        state = bytearray(k + 3 * size + 3)
+        state[k + 3 * size] = self._ro
+        state[k + 3 * size + 1] = self._go
+        state[k + 3 * size + 2] = self._bo
+        state = memoryview(state)
+        self._effect = state[:n]  # layer of each pixel
+        self._layers = [state[k + size * i:k + size * i + 3 * n] for i in range(_LAYERS)]
         self._load = array("i", [0] * _LAYERS)  # sum of channel values per layer
-        self._effect = bytearray(n)  # layer of each pixel
         self._factor = array("i", [0] * _LAYERS)
         self.out = bytearray(3 * n)  # the last frame written, wire order
         self.limited = False  # the last frame was scaled down by the limiter
@@ -291,7 +302,9 @@ class Pixels:
     def put(self, index, code):
         """``set`` with the effect and colour packed in one int, ``effect << 24 | r << 16 | g << 8 | b``
         (the renderer's). Kept to 11 locals and stack slots: a bigger frame is allocated on the heap at
-        every call, which in a game's fragmented heap costs more than the rest of the call."""
+        every call, which in a game's fragmented heap costs more than the rest of the call. Where the
+        port has native code, ``pipdrivers.ledmix.put`` takes its place (``put_plain`` stays: the same
+        bytes, and the errors)."""
         if not 0 <= index < self.n:
             raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
         if not 0 <= code < 0x3000000:
@@ -376,6 +389,11 @@ class Pixels:
         f0, f1, f2 = value[f[0]], value[f[1]], value[f[2]]
         for j in range(3 * self.n):
             out[j] = (steady[j] * f0 + blink[j] * f1 + pulse[j] * f2) >> 8
+
+
+if _native_put is not None:  # the frame's writes in native code: about a quarter of this one's time
+    Pixels.put_plain = Pixels.put
+    Pixels.put = _native_put
 
 
 def warm(pixels):
