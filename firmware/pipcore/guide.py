@@ -82,11 +82,13 @@ class TurnGuide:
         return said[2]
 
     def _sources(self, tr, node):
-        srcs = tr.sources(node)
-        i = 0
-        while i < len(srcs):
-            self.mark(self._table[srcs[i]], M_SOURCE, self.mover)
-            i += 1
+        srcs = tr.sources(node)  # (bit per point)
+        p = 0
+        while srcs:
+            if srcs & 1:
+                self.mark(self._table[p], M_SOURCE, self.mover)
+            srcs >>= 1
+            p += 1
 
     def _show_forced(self, cur):
         """Host play: show from/to of what is still to be done to reach the forced result."""
@@ -234,8 +236,13 @@ class TurnGuide:
     def show_required(self):
         """DONE pressed too early: the checkers that must still move; returns the message."""
         tr = self.tracker
-        for p in tr.sources(tr.cur):
-            self.mark(slot_loc(self.mover, p, self.nardy), M_REQUIRED, self.mover)
+        srcs = tr.sources(tr.cur)  # (bit per point)
+        p = 0
+        while srcs:
+            if srcs & 1:
+                self.mark(slot_loc(self.mover, p, self.nardy), M_REQUIRED, self.mover)
+            srcs >>= 1
+            p += 1
         return "not finished: you must still play %s" % _dice(tr.cur.left)
 
     def show_pick(self, cands, idx):

@@ -398,13 +398,14 @@ class Turn(PlayList):
 
         return code_for(self, position)
 
-    def steps(self, position):
+    def steps(self, position, src=-1):
         """Single moves ``[(from, to, die)]`` still legal at ``position``, reached
         part-way through this turn in any order; None when ``position`` is not
-        on the way to a legal play (see ``pipcore.steps``)."""
+        on the way to a legal play (see ``pipcore.steps``). With ``src``, those
+        from other points may be left out."""
         from pipcore.steps import legal_steps
 
-        return legal_steps(self, position)
+        return legal_steps(self, position, src)
 
     def is_complete(self, position):
         """True iff ``position`` is one of this turn's legal results."""

@@ -35,12 +35,14 @@ from pipcore.rules import _pack, apply_move
 
 
 
-def legal_steps(turn, position):
+def legal_steps(turn, position, src=-1):
     """Single moves ``[(from, to, die), ...]`` still legal at ``position``, or None.
 
-    Treat the list as read-only (non-doubles share it between calls).
+    Treat the list as read-only (non-doubles share it between calls). With ``src`` (a point) the
+    moves from other points may be left out (doubles judge only ``src``'s: a lifted checker's
+    targets ask for no more).
     """
-    return _index(turn).steps(position)
+    return _index(turn).steps(position, src)
 
 
 def is_complete(turn, position):
@@ -199,7 +201,7 @@ class _Doubles:
                 return code
         return None
 
-    def steps(self, position):
+    def steps(self, position, src=-1):
         made = self.decode(position)
         if made == _COMPLETE:
             return []
@@ -219,8 +221,11 @@ class _Doubles:
             if me[q]:
                 capacity += me[q] * cap[q]
         out = []
-        for s in range(BAR, 0, -1):
+        s = BAR if src < 0 else src
+        low = 1 if src < 0 else src
+        while s >= low:
             if not me[s] or closed[s]:
+                s -= 1
                 continue
             t = s - d
             me[s] -= 1
@@ -241,7 +246,8 @@ class _Doubles:
             me[s] += 1
             if ok:
                 out.append((s, t, d))
-        return out if out else None
+            s -= 1
+        return out if out or src >= 0 else None
 
     def _final_ok(self, me, nonbar, bear, over):
         if nonbar and me[BAR]:
@@ -369,7 +375,7 @@ class _Mixed:
             self.results = results
         return self.results.get(position.key())
 
-    def steps(self, position):
+    def steps(self, position, src=-1):
         turn = self.turn
         start = self.start
         if position.me == start.me and position.opp == start.opp:

@@ -46,7 +46,7 @@ QUICK_BUDGET = const(0)
 REACH_BUDGET = const(12)
 
 
-_SRCS = const(0)  # Node.memo entries: movable sources
+_SRCS = const(0)  # Node.memo entries: movable sources (bit per point)
 _TARGETS = const(1)  # source -> [child nodes]
 _DONE = const(2)  # a legal result (``complete``)
 
@@ -208,7 +208,8 @@ class Tracker:
         return memo[_DONE]
 
     def sources(self, node):
-        """Points a checker may start a move from at ``node`` (kept on the node)."""
+        """Points a checker may start a move from at ``node``: bit ``p`` for point ``p`` (kept on the
+        node)."""
         memo = _memo(node)
         srcs = memo[_SRCS]
         if srcs is None:
@@ -287,21 +288,34 @@ class Tracker:
 
     # -- following the hands ------------------------------------------------------
     def idle(self, sensed):
-        """Prepare the lift targets of one more movable checker; True if it did something."""
+        """Prepare the lift targets of one more movable checker, then what a checker put down on one of
+        them asks (is it a result, which checkers may move on); True if it did something."""
         cur = self.cur
         if sensed is not None and sensed != cur.key:
             return False
         cache = _memo(cur)[_TARGETS]
+        ready = 0
         if cache is not None:
-            ready = 0
             for kids in cache.values():
                 ready += len(kids)
-            if ready >= IDLE_NODES:
-                return False  # enough kept ready: a lift from elsewhere is computed when it comes
-        for p in self.sources(cur):
-            if cache is None or p not in cache:
-                self.lift_targets(cur, p)
-                return True
+        if ready < IDLE_NODES:  # (enough kept ready: a lift from elsewhere is computed when it comes)
+            srcs = self.sources(cur)
+            p = 25
+            while p >= 0:  # (the highest first)
+                if srcs >> p & 1 and (cache is None or p not in cache):
+                    self.lift_targets(cur, p)
+                    return True
+                p -= 1
+        if cache is not None:
+            for kids in cache.values():
+                for kid in kids:
+                    memo = kid.memo
+                    if memo is None or memo[_SRCS] is None:
+                        way = kid.way
+                        self.complete(kid)
+                        self.sources(kid)
+                        kid.way = way  # (its Position is built again when asked: not kept for every child)
+                        return True
         return False
 
     def follow(self, s, budget=QUICK_BUDGET):

@@ -20,7 +20,7 @@ checkers after a roll stays cheap even for doubles.
 """
 
 from pipcore.position import BAR, CHECKERS
-from pipcore.rules import apply_move, single_move_error
+from pipcore.rules import Turn, apply_move, single_move_error
 
 
 def remove_die(left, d):
@@ -135,21 +135,22 @@ class TurnMap:
         return out
 
     def sources(self, pos, left):
-        """Points (25 = bar) from which a checker may start a move now."""
-        out = []
+        """Points (25 = bar) from which a checker may start a move now: bit ``p`` set for point ``p``
+        (an int: a node keeps it without a list)."""
+        out = 0
         if self._rules_steps and self.only is None:
             # the turn's steps lead only towards legal plays: no need to try them
             for s, t, d in self._moves(pos, left):
-                if s not in out and d in left:
-                    out.append(s)
+                if d in left:
+                    out |= 1 << s
             return out
         for s, t, d in self._moves(pos, left):
-            if s in out or d not in left:
+            if out >> s & 1 or d not in left:
                 continue
             child = pos.copy()
             self.apply(child, s, t)
             if self.on_path(child, remove_die(left, d)):
-                out.append(s)
+                out |= 1 << s
         return out
 
     def targets(self, pos, left, src):
@@ -164,11 +165,13 @@ class TurnMap:
             return out  # (no die left: nowhere to go)
         seen = {}
         check = self.only is not None or not self._rules_steps
+        one = type(self.turn) is Turn  # (its steps judge one source when asked: pipcore.steps)
         frontier = [(src, pos, left, ())]
         while frontier:
             at, p, lf, path = frontier.pop()
             # (the turn's steps filtered here: ``_moves`` would build a filtered list)
-            for s, t, d in (self.turn.steps(p) or ()) if not check else self._moves(p, lf, at):
+            for s, t, d in (((self.turn.steps(p, at) if one else self.turn.steps(p)) or ()) if not check
+                            else self._moves(p, lf, at)):
                 if s != at or d not in lf:
                     continue
                 child = p.copy()

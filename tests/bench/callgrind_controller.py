@@ -40,6 +40,7 @@ import mpy_host  # noqa: E402
 
 VIA = ("sorted", "filter", "map")  # the builtins, in the order the kinds are given
 SYMBOL = {"sorted": "mp_builtin_sorted", "filter": "filter_iternext", "map": "map_iternext"}
+PART_VIA = {False: ("sorted", "map"), True: ("sorted", "filter")}  # the parts' builtins (events: filter; --each: map)
 KINDS = ("lift", "wrong", "place", "cold", "roll", "done")
 
 _HEAD = '''
@@ -109,7 +110,7 @@ def patched(kinds, reps, parts=(), turn=None, each=False):
     if each:  # one builtin called once per event: one dump each
         via = dict((k, "map") for k in kinds)
     wraps = ""
-    for p, v in zip(parts, ("sorted", "map")):
+    for p, v in zip(parts, PART_VIA[each]):
         module, name = p.split(":")
         wraps += "_part(%r, %r, %r)\n" % (v, module, name)
     at = text.index("\nREPS = ")
@@ -120,6 +121,17 @@ def patched(kinds, reps, parts=(), turn=None, each=False):
         text = text[:end] + "TURNS = tuple(t for t in TURNS if t[0] == %r and t[2] == (%s, %s))\n" % (
             pid, d1, d2) + text[end:]
     return text[:at] + _HEAD % (via, wraps) + text[at:], via
+
+
+def annotate(path):
+    return subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                          capture_output=True, text=True).stdout
+
+
+def cost(ann, via):
+    """The inclusive instructions of ``via``'s C function in a callgrind_annotate text."""
+    m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+\S*:%s\b" % SYMBOL[via], ann, re.M)
+    return int(m.group(1).replace(",", "")) if m else 0
 
 
 def main():
@@ -134,8 +146,6 @@ def main():
     args = ap.parse_args()
     if len(args.kinds) > len(VIA) and not args.part or len(args.part) > 2:
         raise SystemExit("at most %d kinds (or two parts) per run" % len(VIA))
-    if args.each and args.part:
-        raise SystemExit("--each counts whole events: no --part")
     text, via = patched(args.kinds, args.reps, args.part, args.turn, args.each)
     tmp = tempfile.mkdtemp(prefix="cg-bench-")
     try:
@@ -163,27 +173,30 @@ def main():
             dumps = sorted((f for f in os.listdir(os.path.dirname(out)) if f.startswith("callgrind.out.bench.")),
                            key=lambda f: int(f.rsplit(".", 1)[1].split("-")[0]))
             for kind, name in zip(order, dumps):
-                with open(os.path.join(os.path.dirname(out), name)) as f:
+                path = os.path.join(os.path.dirname(out), name)
+                with open(path) as f:
                     total = re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M)
-                print("EVENT %-6s %.3f M" % (kind, int(total.group(1)) / 1e6 if total else -1))
-        ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
-                             capture_output=True, text=True).stdout
-        def cost(v):
-            m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+\S*:%s\b" % SYMBOL[v], ann, re.M)
-            return int(m.group(1).replace(",", "")) if m else 0
+                line = "EVENT %-6s %.3f M" % (kind, int(total.group(1)) / 1e6 if total else -1)
+                if args.part:
+                    ann = annotate(path)
+                    for p, v in zip(args.part, PART_VIA[True]):
+                        line += "  %s %.3f" % (p.split(":")[1], cost(ann, v) / 1e6)
+                print(line)
+            return
+        ann = annotate(out)
 
         n = 0
         for kind, v in via.items():
             n += calls.get(kind, 0)
             if not args.part:
-                total = cost(v)
+                total = cost(ann, v)
                 print("CG %-6s %6d events %12d instructions  %.3f M per event" % (kind, n, total, total / max(n, 1) / 1e6))
                 n = 0
         if args.part:
-            total = cost("filter")
+            total = cost(ann, "filter")
             print("CG %-18s %6d events %12d instructions  %.3f M per event" % ("+".join(via), n, total, total / n / 1e6))
             for p, v in zip(args.part, ("sorted", "map")):
-                part = cost(v)
+                part = cost(ann, v)
                 print("CG   %-40s %.3f M per event (%.0f %%)" % (p, part / n / 1e6, 100.0 * part / total))
     finally:
         if args.keep is None:
