@@ -308,10 +308,13 @@ class App:
             return True
         # below the reserve a lift computes its own targets: the heap is for the next event
         try:
-            return bool(self.ctl.idle(_mem_free is None or _mem_free() >= IDLE_RESERVE))
+            done = bool(self.ctl.idle(_mem_free is None or _mem_free() >= IDLE_RESERVE))
         except Exception as exc:  # half-built tables: rebuild the controller
             self._recover(exc, None, now)
             return False
+        if done and _mem_free is not None and _mem_free() < IDLE_RESERVE:
+            self._litter = True  # the work ahead's own garbage took the reserve: collected at the next pass
+        return done
 
     def _retry_save(self, now):
         self._save()

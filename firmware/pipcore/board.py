@@ -28,6 +28,29 @@ TRAY0 = const(26)  # geometry.LOC_OFF_WHITE
 # Checkers the switches of each location can count (pipcore.geometry).
 DEFAULT_CAPACITY = geometry.CAPACITY
 
+# Where two count arrays differ (``differ``): the locations in order, then 255. One buffer for the core:
+# each user reads it before anything else calls ``differ``.
+AT = bytearray(NLOC + 1)
+
+
+def differ(a, b):
+    """Write into ``AT`` the locations where the counts ``a`` and ``b`` differ, in order, then 255; return
+    how many. (``pipcore.native.differ`` in native code where the port has it: the tracker asks at every
+    node it judges.)"""
+    m = 0
+    for i in range(NLOC):
+        if a[i] != b[i]:
+            AT[m] = i
+            m += 1
+    AT[m] = 255
+    return m
+
+
+try:
+    from pipcore.native import AT, differ  # noqa: F811
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop above
+    pass
+
 # slot (0 = off, 1..24 points, 25 = bar) of a player's array -> location
 _SLOT_LOC = (
     bytes([TRAY0] + [p - 1 for p in range(1, 25)] + [BAR0]),

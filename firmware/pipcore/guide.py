@@ -9,7 +9,7 @@ long, the play a host gave, the candidates to pick from. It knows nothing
 of the cube, the score or the phases.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, owner_at, slot_loc, slot_table
+from pipcore.board import AT, BAR0, NLOC, differ, loc_point, owner_at, slot_loc, slot_table
 from pipcore.names import (M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE,
                            M_PLAY_FROM, M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, NOBODY)
 from pipcore.tracker import AT_REST, WRONG
@@ -161,14 +161,17 @@ class TurnGuide:
         pend = 0
         blots_off = 0
         diff = 0  # bit i: location i shows other than ``node`` (the opponent's bar aside)
-        for i in range(NLOC):
-            d = s[i] - k[i]
-            if d and i != obar:
-                diff |= 1 << i
-                if d > 0:
+        differ(s, k)  # (the locations that differ, in ``AT``)
+        i = 0
+        while AT[i] < NLOC:
+            d = AT[i]
+            if d != obar:
+                diff |= 1 << d
+                if s[d] > k[d]:
                     pend += 1
-                elif blots[i] and pos.opp[blots[i]]:
+                elif blots[d] and pos.opp[blots[d]]:
                     blots_off += 1
+            i += 1
         # blots already on the bar before their hitter came; the others are in hand
         early = s[obar] - k[obar] + pend
         blots_in_hand = blots_off - early if early > 0 else blots_off
@@ -218,12 +221,17 @@ class TurnGuide:
         mark = self.mark
         deficit = []
         surplus = False
-        for i in range(NLOC):
+        differ(s, k)  # (the locations that differ, in ``AT``)
+        j = 0
+        i = AT[0]
+        while i < NLOC:
             if s[i] > k[i]:
                 mark(i, M_ERROR, NOBODY)
                 surplus = True
-            elif s[i] < k[i]:
+            else:
                 deficit.append(i)
+            j += 1
+            i = AT[j]
         if deficit:
             mark(deficit[0], M_FIX_TO, owner_at(cur.pos, mover, deficit[0], nardy))
             for i in deficit[1:]:

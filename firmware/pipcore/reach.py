@@ -8,7 +8,7 @@ checker from ``p`` to ``q`` (each way through the dice: hits on the way
 differ), judged by the turn's own ``steps``.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, slot_loc, slot_table
+from pipcore.board import AT, BAR0, NLOC, differ, loc_point, slot_loc, slot_table
 from pipcore.rules import apply_move
 
 
@@ -134,20 +134,26 @@ def _moved(tr, node, s):
     losses = []
     gain = 0
     loss = 0
-    for i in range(NLOC):
+    differ(s, k)  # (the locations that differ, in ``AT``)
+    j = 0
+    i = AT[0]
+    while i < NLOC:
         d = s[i] - k[i]
         if d > 0:
             gains.append(i)
             gain += d
-        elif d < 0:
+        else:
             losses.append(i)
             loss -= d
+        j += 1
+        i = AT[j]
     out = []
     if not gains:
         return out
     bar_up = s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     cap = tr.capacity
-    if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
+    # as many checkers showing up as missing: one may come from a stack the switches clip
+    if gain >= loss and max(s) >= min(cap):
         for i in range(NLOC):
             if s[i] >= cap[i] and s[i] == k[i]:
                 losses.append(i)

@@ -25,7 +25,7 @@ belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
 demand), and the controller drops the whole tracker when the play is made.
 """
 
-from pipcore.board import BAR0, NLOC, fill_counts, opp_slot, slot_loc, slot_table
+from pipcore.board import AT, BAR0, NLOC, differ, fill_counts, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
 from pipcore.reach import _moved
 
@@ -375,12 +375,19 @@ class Tracker:
             from pipcore.reach import top
             most = self._most = top(self) if self._reach is not None else b"\xff" * NLOC
         full = False
+        if max(s) >= min(cap):  # (else no location is at its switches' capacity)
+            for i in range(NLOC):
+                if s[i] >= cap[i]:
+                    full = True
+                    break
         cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
-        for i in range(NLOC):
-            if s[i] >= cap[i]:
-                full = True
-            if s[i] > most[i]:
+        differ(s, self.cur.key)  # (a node of the turn is within ``most``: only where ``s`` differs can it pass)
+        i = 0
+        while AT[i] < NLOC:
+            if s[AT[i]] > most[AT[i]]:
                 cannot = True
+                break
+            i += 1
         self.full = full
         if cannot:
             # no search: it would find no reading. What it leaves behind is done: the lift targets of
@@ -423,9 +430,12 @@ class Tracker:
         """True if a checker is missing where one landed this turn (it may be read from before)."""
         k = self.cur.key
         r = self.root.key
-        for i in range(NLOC):
-            if s[i] < k[i] and k[i] > r[i]:
+        differ(s, k)
+        i = 0
+        while AT[i] < NLOC:
+            if s[AT[i]] < k[AT[i]] and k[AT[i]] > r[AT[i]]:
                 return True
+            i += 1
         return False
 
     def next_reading(self):
@@ -526,28 +536,29 @@ class Tracker:
         int, and locals reused: a frame of 12 locals and stack slots, or a
         tuple, is allocated on the heap, slow in a game's fragmented heap.)
         """
-        k = node.key
+        differ(s, node.key)  # (into AT: the locations that differ, then 255; a native pass where there is one)
         got = 0  # hits pending << 16 | blots lifted << 8 | checkers in hand
-        i = 0
-        while i < NLOC:  # (not ``for``: a range keeps two stack slots)
-            d = s[i] - k[i]
-            if d and i != BAR0 + 1 - self.mover:
-                q = self.blots[i]
+        j = 0
+        i = AT[0]
+        while i < NLOC:
+            if i != BAR0 + 1 - self.mover:
+                d = s[i] - node.key[i]
                 if d > 0:
-                    if not q or d > 1 or node.pos.opp[q]:
+                    if d > 1 or not self.blots[i] or node.pos.opp[self.blots[i]]:
                         return -1
                     got += 0x10000
-                elif q and d == -1 and node.pos.opp[q]:
+                elif d == -1 and self.blots[i] and node.pos.opp[self.blots[i]]:
                     got += 0x100
                 else:
                     got -= d
-            i += 1
+            j += 1
+            i = AT[j]
         q = self._unseen(node) if self.full else 0
         d = (got & 0xFF) + q  # in hand
         q = got >> 8 & 0xFF  # blots lifted
         got >>= 16  # hits pending (a surplus each)
         i = BAR0 + 1 - self.mover  # the opponent's bar: blots barred early
-        i = s[i] - k[i] + got
+        i = s[i] - node.key[i] + got
         if i > 0:
             if i > q or not node.left:
                 return -1
@@ -559,6 +570,8 @@ class Tracker:
         them is no better than one with them in hand (they are not seen either way)."""
         k = node.key
         cap = self.capacity
+        if max(k) < min(cap):
+            return 0  # (no stack of ``node`` reaches its switches' capacity)
         table = self._table
         me = node.pos.me
         base = self.pos.me
