@@ -1,14 +1,24 @@
-"""The core's hottest loop in native code (``@micropython.viper``), where the port has the native emitter.
+"""The hot loops of a settled change in native code (``@micropython.viper``), where the port has the
+native emitter.
 
-A settled change judges the sensed counts against several nodes of the turn
-(``pipcore.tracker``, ``pipcore.reach``, ``pipcore.guide``), and each judgement
-walked the 28 locations in bytecode to find the few where two count arrays
-differ. ``differ`` finds them in one native pass. ``pipboard deploy``
-compiles this module for the board's CPU (``mpy-cross -march``); where the
-native emitter is missing (CPython, the WebAssembly MicroPython, a
-CircuitPython build, a ``.mpy`` for another CPU) the import fails and
-``pipcore.board.differ``, a plain loop, gives the same answer
-(tests/mp/test_geometry.py compares them).
+* ``differ``: a settled change judges the sensed counts against several
+  nodes of the turn (``pipcore.tracker``, ``pipcore.reach``, ``pipcore.guide``),
+  and each judgement walked the 28 locations in bytecode to find the few where
+  two count arrays differ; here it is one native pass.
+* ``mix`` and ``put``: ``pipdrivers.leds.Pixels`` mixes its three layers
+  (steady, blink, pulse: disjoint per pixel) into the frame, and writes a
+  pixel's colour and effect into its layer. The mix in bytecode or through
+  ``framebuf`` palette blits costs most of a limited frame's 2 ms on the Pico;
+  the renderer and the dice display write some 10-40 pixels per settled
+  change, each about 4 times faster here than in bytecode.
+
+``pipboard deploy`` compiles this module for the board's CPU (``mpy-cross
+-march=armv6m``; tests and benchmarks ``-march=x64``); where the native
+emitter is missing (CPython, the WebAssembly MicroPython, a CircuitPython
+build, a ``.mpy`` for another CPU) the import fails and the plain paths give
+the same answers: ``pipcore.board.differ``, and ``Pixels``' plain-Python and
+``framebuf`` paths (tests/mp/test_leds.py and test_geometry.py compare them).
+One module: each costs the board's RAM its name and path.
 """
 
 import micropython
@@ -33,3 +43,76 @@ def differ(a, b) -> int:
         i += 1
     o[m] = 255
     return m
+
+
+@micropython.viper
+def mix(out, layers, scales) -> int:
+    """``out[j] = (steady[j] * s0 + blink[j] * s1 + pulse[j] * s2) >> 8`` for every byte of ``out``.
+
+    ``layers``: the three layers (at least as long as ``out``); ``scales``: an ``array('i')`` of the three
+    scales 0..256. ``out`` and the layers start on a multiple of 4 bytes (``pipdrivers.leds``): a word
+    dark in all three (most of a board) is written at once. Allocates nothing.
+    """
+    n = int(len(out))
+    o = ptr8(out)  # noqa: F821  (viper built-ins)
+    a = ptr8(layers[0])  # noqa: F821
+    b = ptr8(layers[1])  # noqa: F821
+    c = ptr8(layers[2])  # noqa: F821
+    o4 = ptr32(out)  # noqa: F821
+    a4 = ptr32(layers[0])  # noqa: F821
+    b4 = ptr32(layers[1])  # noqa: F821
+    c4 = ptr32(layers[2])  # noqa: F821
+    s = ptr32(scales)  # noqa: F821
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    words = n >> 2
+    i = 0
+    while i < words:
+        if a4[i] | b4[i] | c4[i]:
+            j = i << 2
+            while j < (i << 2) + 4:
+                o[j] = (a[j] * s0 + b[j] * s1 + c[j] * s2) >> 8
+                j += 1
+        else:
+            o4[i] = 0
+        i += 1
+    j = words << 2
+    while j < n:
+        o[j] = (a[j] * s0 + b[j] * s1 + c[j] * s2) >> 8
+        j += 1
+    return n
+
+
+@micropython.viper
+def put(self, index: int, code: int):
+    """``Pixels.put`` (``pipdrivers.leds``): pixel ``index`` to ``code`` (``effect << 24 | r << 16 | g << 8
+    | b``) in the buffer behind ``self._effect`` (the layer of each pixel, the three layers from multiples
+    of 4 bytes, the channel order); the layers' channel sums (``self._load``) kept. A bad index or code:
+    the plain ``put`` (``Pixels._put``) raises the error."""
+    buf = self._effect
+    n = int(len(buf))
+    if index < 0 or index >= n or code < 0 or code >= 0x3000000:
+        self._put(index, code)
+        return
+    p = ptr8(buf)  # noqa: F821  (viper built-ins)
+    load = ptr32(self._load)  # noqa: F821
+    size = (3 * n + 3) & ~3  # a layer's room
+    base = (n + 3) & ~3  # the first layer's place
+    order = base + 3 * size  # the channel order: red, green, blue
+    cur = p[index]
+    o = base + size * cur + 3 * index
+    load[cur] -= p[o] + p[o + 1] + p[o + 2]
+    p[o] = 0
+    p[o + 1] = 0
+    p[o + 2] = 0
+    cur = code >> 24
+    p[index] = cur
+    o = base + size * cur + 3 * index
+    r = (code >> 16) & 255
+    g = (code >> 8) & 255
+    b = code & 255
+    p[o + p[order]] = r
+    p[o + p[order + 1]] = g
+    p[o + p[order + 2]] = b
+    load[cur] += r + g + b

@@ -24,7 +24,7 @@ work; both paths give identical bytes (tests compare them).
 Scales are integers in 1/256.  The blits need a palette per scale, so the
 final scale of each layer is rounded *down* to one of 33 levels (0, then
 1..8 in unit steps, then geometric steps of about 20% up to 256). The layers
-are mixed by native code where the board has it (``pipdrivers.ledmix``), else
+are mixed by native code where the board has it (``pipcore.native``), else
 by ``framebuf`` palette blits (about 8 kB of palettes, built on first use or by
 ``warm()``), else in plain Python: the same bytes every way.  Every output byte is
 ``v * V // 256`` with ``V`` at most the exact scale, so the running-sum
@@ -42,10 +42,10 @@ try:
 except ImportError:  # CircuitPython, CPython without the module
     _framebuf = None
 try:
-    from pipdrivers.ledmix import mix as _mix  # native code (viper), built for the board's CPU
-    from pipdrivers.ledmix import put as _native_put
+    from pipcore.native import mix as _mix  # native code (viper), built for the board's CPU
+    from pipcore.native import put
 except Exception:  # CPython, no native emitter, a .mpy for another CPU: the paths below give the same bytes
-    _mix = _native_put = None
+    _mix = put = None
 
 STEADY = const(0)
 BLINK = const(1)
@@ -124,7 +124,7 @@ class Pixels:
         self._avail = (budget_ma * 1000 - static_ua) * 255 // (channel_ma * 1000)
         self.blink_ms = blink_ms
         self.pulse_ms = pulse_ms
-        # One buffer, read by the native ``put`` and mix (``pipdrivers.ledmix``): the layer of each pixel,
+        # One buffer, read by the native ``put`` and mix (``pipcore.native``): the layer of each pixel,
         # the three layers, each from a multiple of 4 bytes (the mix reads them a word at a time), and the
         # channel order
         k = (n + 3) & ~3
@@ -303,8 +303,8 @@ class Pixels:
         """``set`` with the effect and colour packed in one int, ``effect << 24 | r << 16 | g << 8 | b``
         (the renderer's). Kept to 11 locals and stack slots: a bigger frame is allocated on the heap at
         every call, which in a game's fragmented heap costs more than the rest of the call. Where the
-        port has native code, ``pipdrivers.ledmix.put`` takes its place (``put_plain`` stays: the same
-        bytes, and the errors)."""
+        port has native code, ``pipcore.native.put`` takes its place (this one stays as ``_put``: the
+        same bytes, and the errors)."""
         if not 0 <= index < self.n:
             raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
         if not 0 <= code < 0x3000000:
@@ -391,9 +391,9 @@ class Pixels:
             out[j] = (steady[j] * f0 + blink[j] * f1 + pulse[j] * f2) >> 8
 
 
-if _native_put is not None:  # the frame's writes in native code: about a quarter of this one's time
-    Pixels.put_plain = Pixels.put
-    Pixels.put = _native_put
+if put is not None:  # the frame's writes in native code: about a quarter of this one's time
+    Pixels._put = Pixels.put
+    Pixels.put = put
 
 
 def warm(pixels):

@@ -169,9 +169,9 @@ def test_the_native_put_writes_what_the_plain_one_does():
 
     arch = getattr(sys.implementation, "_mpy", 0) >> 10
     if sys.implementation.name != "micropython" or not arch:
-        assert not hasattr(Pixels, "put_plain")  # one put: the plain one
+        assert not hasattr(Pixels, "_put")  # one put: the plain one
         return
-    assert Pixels.put is not Pixels.put_plain and leds._native_put is not None
+    assert Pixels.put is not Pixels._put and leds.put is not None
     rnd = lcg(11)
     for byteorder in ("GRB", "RGB", "BGR"):
         native = Pixels(g.LEDS, Strip().write, byteorder=byteorder)
@@ -179,7 +179,7 @@ def test_the_native_put_writes_what_the_plain_one_does():
         for _ in range(600):
             i, code = next(rnd) % g.LEDS, (next(rnd) % 3) << 24 | next(rnd) & 0xFFFFFF
             native.put(i, code)
-            Pixels.put_plain(plain, i, code)
+            Pixels._put(plain, i, code)
         assert bytes(native._effect) == bytes(plain._effect), byteorder
         for layer in range(3):
             assert bytes(native._layers[layer]) == bytes(plain._layers[layer]), (byteorder, layer)
@@ -191,7 +191,7 @@ def test_the_native_put_writes_what_the_plain_one_does():
             assert native._load[layer] == total
     for index, code in ((g.LEDS, 0), (-1, 0), (0, 3 << 24), (0, -1)):
         said = []
-        for put in (native.put, lambda i, c: Pixels.put_plain(native, i, c)):
+        for put in (native.put, lambda i, c: Pixels._put(native, i, c)):
             try:
                 put(index, code)
             except LedError as exc:
