@@ -38,7 +38,7 @@ def differ(a, b):
     how many. (``pipcore.native.differ`` in native code where the port has it: the tracker asks at every
     node it judges.)"""
     m = 0
-    for i in range(NLOC):
+    for i in range(len(a)):
         if a[i] != b[i]:
             AT[m] = i
             m += 1

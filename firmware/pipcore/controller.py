@@ -42,7 +42,7 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 ``frame`` (bumped whenever the marks change).
 """
 
-from pipcore.board import DEFAULT_CAPACITY, NLOC, TRAY0, fill_counts
+from pipcore.board import AT, DEFAULT_CAPACITY, NLOC, TRAY0, differ, fill_counts
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
 from pipcore.owners import refusal
@@ -270,8 +270,14 @@ class Controller(ControllerViews):
             raise ControllerError("board counts need %d locations, got %d" % (NLOC, len(counts)))
         s = self.sensed
         cap = self.capacity
-        if type(counts) is bytearray and max(counts) <= min(cap):
-            s[:] = counts  # (the scan's counts never exceed a location's switches: copied at C speed)
+        if type(counts) is bytearray:  # (the scan's: only the locations that changed, found in one pass)
+            differ(counts, s)
+            c = 0
+            i = AT[0]
+            while i < NLOC:
+                s[i] = counts[i] if counts[i] < cap[i] else cap[i]
+                c += 1
+                i = AT[c]
         else:
             for i in range(NLOC):
                 c = counts[i]

@@ -5,9 +5,12 @@ native emitter.
   nodes of the turn (``pipcore.tracker``, ``pipcore.reach``, ``pipcore.guide``),
   and each judgement walked the 28 locations in bytecode to find the few where
   two count arrays differ; here it is one native pass.
-* ``mix`` and ``put``: ``pipdrivers.leds.Pixels`` mixes its three layers
+* ``count``: a double's steps (``pipcore.steps``) first read the moves made
+  from each point, a pass over the 25 points at every step the tracker asks.
+* ``mix``, ``put`` and ``paint``: ``pipdrivers.leds.Pixels`` mixes its three layers
   (steady, blink, pulse: disjoint per pixel) into the frame, and writes a
-  pixel's colour and effect into its layer. The mix in bytecode or through
+  pixel's colour and effect into its layer; ``paint`` is the renderer's loop
+  over the 28 locations (``pipcore.render``). The mix in bytecode or through
   ``framebuf`` palette blits costs most of a limited frame's 2 ms on the Pico;
   the renderer and the dice display write some 10-40 pixels per settled
   change, each about 4 times faster here than in bytecode.
@@ -16,7 +19,7 @@ native emitter.
 -march=armv6m``; tests and benchmarks ``-march=x64``); where the native
 emitter is missing (CPython, the WebAssembly MicroPython, a CircuitPython
 build, a ``.mpy`` for another CPU) the import fails and the plain paths give
-the same answers: ``pipcore.board.differ``, and ``Pixels``' plain-Python and
+the same answers: ``pipcore.board.differ``, ``pipcore.steps.count``, and ``Pixels``' plain-Python and
 ``framebuf`` paths (tests/mp/test_leds.py and test_geometry.py compare them).
 One module: each costs the board's RAM its name and path.
 """
@@ -43,6 +46,43 @@ def differ(a, b) -> int:
         i += 1
     o[m] = 255
     return m
+
+
+@micropython.viper
+def count(counts, p0, pm, closed, srcs, d: int) -> int:
+    """``pipcore.steps.count``: the moves of the double ``d`` made from each point, read from the mover's
+    arrays at the start and now (a double's steps, is-complete and play code all ask first)."""
+    c = ptr8(counts)  # noqa: F821  (viper built-ins)
+    a = ptr8(p0)  # noqa: F821
+    b = ptr8(pm)  # noqa: F821
+    cl = ptr8(closed)  # noqa: F821
+    s = ptr8(srcs)  # noqa: F821
+    total = 0
+    over = 0
+    bear = 0
+    p = 25
+    while p >= 1:
+        n = 0
+        if p + d <= 25:
+            n = int(c[p + d])
+        n = n - int(b[p]) + int(a[p])
+        if n < 0 or n > 4:
+            return -1
+        c[p] = n
+        if n:
+            if cl[p]:
+                return -1
+            if p <= d:
+                bear = 1
+                if p < d:
+                    over = p
+            while n:
+                if total < 4:
+                    s[total] = p
+                total += 1
+                n -= 1
+        p -= 1
+    return total | (bear << 8) | (over << 9)
 
 
 @micropython.viper
@@ -116,3 +156,89 @@ def put(self, index: int, code: int):
     p[o + p[order + 1]] = g
     p[o + p[order + 2]] = b
     load[cur] += r + g + b
+
+
+@micropython.viper
+def paint(pixels, marks, players, counts, lit, shown, chain, style) -> int:
+    """``pipcore.render.Renderer.draw``: the marks of the 28 locations onto their pixels (``Pixels.put``
+    inline), only where a location's mark, colour or count changed (``lit``: 1 + the slot lit;
+    ``shown``: an ``array('H')`` of what is lit; ``style``: the render table). Returns 1 if a mark
+    blinks or pulses."""
+    buf = pixels._effect
+    n = int(len(buf))
+    p = ptr8(buf)  # noqa: F821  (viper built-ins)
+    ld = ptr32(pixels._load)  # noqa: F821
+    size = (3 * n + 3) & ~3  # (``put``'s layout)
+    at = (n + 3) & ~3
+    order = at + 3 * size
+    m = ptr8(marks)  # noqa: F821
+    pl = ptr8(players)  # noqa: F821
+    c = ptr8(counts)  # noqa: F821
+    lt = ptr8(lit)  # noqa: F821
+    sh = ptr16(shown)  # noqa: F821
+    ch = ptr8(chain)  # noqa: F821
+    st = ptr32(style)  # noqa: F821
+    nxt = int(st[20])
+    animated = int(st[21])
+    base = int(st[22])
+    out = 0
+    loc = 0
+    while loc < 28:
+        role = int(m[loc])
+        k = int(ch[loc])
+        on = int(lt[loc])
+        dark = -1  # the pixel to turn off, and the one to light (with ``code``)
+        light = -1
+        code = 0
+        if role == 0:
+            if on:
+                dark = base + k * 6 + (on - 1 if k & 1 else 6 - on)
+                lt[loc] = 0
+        else:
+            if (animated >> role) & 1:
+                out = 1
+            who = int(pl[loc])
+            key = ((role << 8 | who) << 3) | (int(c[loc]) & 7)
+            if not on or int(sh[loc]) != key:
+                code = int(st[role])
+                slot = int(c[loc]) & 7
+                if not (nxt >> role) & 1:
+                    slot -= 1
+                if slot < 0:
+                    slot = 0
+                elif slot >= 6:
+                    slot = 5
+                if (role == 7 or role == 8) and who < 2:
+                    code = (code & 0x3000000) | int(st[18 + who])
+                if on and on - 1 != slot:
+                    dark = base + k * 6 + (on - 1 if k & 1 else 6 - on)
+                light = base + k * 6 + (slot if k & 1 else 5 - slot)
+                lt[loc] = slot + 1
+                sh[loc] = key
+        if dark >= 0:  # (``put(dark, 0)``)
+            cur = int(p[dark])
+            o = at + size * cur + 3 * dark
+            ld[cur] -= int(p[o]) + int(p[o + 1]) + int(p[o + 2])
+            p[o] = 0
+            p[o + 1] = 0
+            p[o + 2] = 0
+            p[dark] = 0
+        if light >= 0:  # (``put(light, code)``)
+            cur = int(p[light])
+            o = at + size * cur + 3 * light
+            ld[cur] -= int(p[o]) + int(p[o + 1]) + int(p[o + 2])
+            p[o] = 0
+            p[o + 1] = 0
+            p[o + 2] = 0
+            cur = code >> 24
+            p[light] = cur
+            o = at + size * cur + 3 * light
+            r = (code >> 16) & 255
+            g = (code >> 8) & 255
+            b = code & 255
+            p[o + p[order]] = r
+            p[o + p[order + 1]] = g
+            p[o + p[order + 2]] = b
+            ld[cur] += r + g + b
+        loc += 1
+    return out

@@ -10,9 +10,16 @@ colours). Only pixels that change are written; nothing is allocated per
 frame.
 """
 
+from array import array
+
 from pipcore import geometry as g
 from pipcore.board import NLOC
 from pipcore.compat import const
+
+try:  # the frame's loop in native code where the port has it (pipcore.native; the loop below otherwise)
+    from pipcore.native import paint, put
+except Exception:
+    paint = put = None
 
 STEADY = 0  # pipdrivers.leds effects
 BLINK = 1
@@ -21,7 +28,7 @@ PULSE = 2
 # role -> effect << 24 | r << 16 | g << 8 | b (``Pixels.put``); the roles whose rule is the next free
 # slot (else the top checker) are in _NEXT. One int per role keeps the frame's calls small: a call
 # with 12 or more locals and stack slots has its frame allocated on the heap (slow in a full heap).
-_STYLE = (
+_STYLE = array("I", (
     0x000000,  # none
     0x002800,  # source: dim green on the top checker
     0x00005A,  # lifted: blue where it was
@@ -40,10 +47,14 @@ _STYLE = (
     0x25A5A5A,  # win: pulsing white
     0x3C0078,  # coach from: violet (the better play; the panel's coach dice too)
     0x8200FF,  # coach to: bright violet
-)
-_NEXT = const(0b101010100111001100)  # bit ``role``: the slot where the next checker lands (else the top checker)
-_ADD_TINT = (0x6E5A28, 0x1E3C8C)  # white's / black's checkers (add, missing)
-_ANIMATED = const(0b1100110010110000)  # bit ``role``: it blinks or pulses
+    0x6E5A28,  # (18) white's checkers: add and missing tinted
+    0x1E3C8C,  # (19) black's
+    0b101010100111001100,  # (20) bit ``role``: the slot where the next checker lands (else the top checker)
+    0b1100110010110000,  # (21) bit ``role``: it blinks or pulses
+    g.LED_LOC_BASE,  # (22) the first location pixel (``pipcore.native.paint`` reads the table)
+))
+_NEXT = const(0b101010100111001100)
+_ANIMATED = const(0b1100110010110000)
 
 
 class Renderer:
@@ -53,12 +64,17 @@ class Renderer:
         self.pixels = pixels
         self.counts = counts  # sensed counts per location (slot choice)
         self.lit = bytearray(NLOC)  # 1 + slot lit per location, 0 = dark
-        self.shown = [0] * NLOC  # (role << 8 | player) << 3 | count & 7 lit there (valid while ``lit``)
+        self.shown = array("H", bytes(2 * NLOC))  # (role << 8 | player) << 3 | count & 7 lit there (while ``lit``)
         self.animated = False
 
     def draw(self, marks, players):
-        """Light what changed: a location whose mark, colour and count are the ones lit is left alone."""
-        put = self.pixels.put
+        """Light what changed: a location whose mark, colour and count are the ones lit is left alone.
+        (``Pixels`` with its native ``put``: the same loop in native code, ``pipcore.native.paint``.)"""
+        if paint is not None and type(self.pixels).put is put:
+            self.animated = bool(paint(self.pixels, marks, players, self.counts, self.lit, self.shown,
+                                       g.LED_CHAIN_POS, _STYLE))
+            return
+        write = self.pixels.put
         counts = self.counts
         lit = self.lit
         shown = self.shown
@@ -69,7 +85,7 @@ class Renderer:
             if not role:
                 if lit[loc]:
                     k = chain[loc]  # (geometry.led_index, inline)
-                    put(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
+                    write(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
                     lit[loc] = 0
                 continue
             if (_ANIMATED >> role) & 1:
@@ -86,11 +102,11 @@ class Renderer:
             elif slot >= g.SLOTS:
                 slot = g.SLOTS - 1
             if (role == 7 or role == 8) and players[loc] < 2:
-                code = code & 0x3000000 | _ADD_TINT[players[loc]]
+                code = code & 0x3000000 | _STYLE[18 + players[loc]]
             k = chain[loc]
             if lit[loc] and lit[loc] - 1 != slot:
-                put(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
-            put(g.LED_LOC_BASE + k * 6 + (slot if k & 1 else 5 - slot), code)
+                write(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
+            write(g.LED_LOC_BASE + k * 6 + (slot if k & 1 else 5 - slot), code)
             lit[loc] = slot + 1
             shown[loc] = key
         self.animated = animated

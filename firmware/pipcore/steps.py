@@ -115,26 +115,14 @@ class _Doubles:
     def decode(self, position):
         """Find the moves made so far; _OFF_PATH, _COMPLETE or how many were made."""
         d = self.d
-        counts = self.counts
         p0 = self.start.me
         pm = position.me
-        closed = self.closed
-        total = 0
-        over = 0
-        bear = False
-        for p in range(BAR, 0, -1):
-            n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
-            if n < 0 or n > 4:
-                return _OFF_PATH
-            counts[p] = n
-            if n:
-                total += n
-                if closed[p]:
-                    return _OFF_PATH
-                if p <= d:
-                    bear = True
-                    if p < d:
-                        over = p
+        total = count(self.counts, p0, pm, self.closed, self.srcs, d)
+        if total < 0:
+            return _OFF_PATH
+        bear = total & 0x100 != 0
+        over = total >> 9
+        total &= 0xFF
         if total > self.n:
             return _OFF_PATH
         # replay them and compare whole positions (borne off, hits, opponent)
@@ -143,24 +131,21 @@ class _Doubles:
         me[:] = p0
         opp[:] = self.start.opp
         srcs = self.srcs
-        k = 0
-        for p in range(BAR, 0, -1):
-            for _ in range(counts[p]):
-                srcs[k] = p
-                k += 1
-                me[p] -= 1
-                t = p - d
-                if t > 0:
-                    me[t] += 1
-                    if opp[25 - t] == 1:
-                        opp[25 - t] = 0
-                        opp[BAR] += 1
-                else:
-                    me[0] += 1
+        for k in range(total):
+            p = srcs[k]
+            me[p] -= 1
+            t = p - d
+            if t > 0:
+                me[t] += 1
+                if opp[25 - t] == 1:
+                    opp[25 - t] = 0
+                    opp[BAR] += 1
+            else:
+                me[0] += 1
         if me != pm or opp != position.opp:
             return _OFF_PATH
         self.made = total
-        self.nonbar = total > counts[BAR]
+        self.nonbar = total > self.counts[BAR]
         self.bear = bear
         self.over = over
         if pm[0] == CHECKERS or (total == self.n and self._final_ok(pm, self.nonbar, bear, over)):
@@ -317,6 +302,41 @@ class _Doubles:
                         return True
             s -= 1
         return False
+
+
+def count(counts, p0, pm, closed, srcs, d):
+    """``_Doubles.decode``'s first pass: the moves of ``d`` made from each point (into ``counts``; their
+    sources into ``srcs``, highest first, the first four), read from the mover's arrays at the start
+    (``p0``) and now (``pm``): ``total | bear << 8 | lowest point borne off from with a higher die << 9``,
+    or -1 when no moves of this double give these counts (a count outside 0..4, a closed landing).
+    (``pipcore.native.count`` in native code where the port has it: every step asks.)"""
+    total = 0
+    over = 0
+    bear = 0
+    for p in range(BAR, 0, -1):
+        n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
+        if n < 0 or n > 4:
+            return -1
+        counts[p] = n
+        if n:
+            if closed[p]:
+                return -1
+            if p <= d:
+                bear = 1
+                if p < d:
+                    over = p
+            while n:
+                if total < 4:
+                    srcs[total] = p
+                total += 1
+                n -= 1
+    return total | bear << 8 | over << 9
+
+
+try:
+    from pipcore.native import count  # noqa: F811
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop above
+    pass
 
 
 def _may_bear_off(me, s, t):

@@ -568,21 +568,23 @@ class Tracker:
     def _unseen(self, node):
         """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs
         them is no better than one with them in hand (they are not seen either way)."""
-        k = node.key
-        cap = self.capacity
-        if max(k) < min(cap):
-            return 0  # (no stack of ``node`` reaches its switches' capacity)
-        table = self._table
         me = node.pos.me
         base = self.pos.me
+        differ(me, base)  # (the points whose checkers changed this turn, in ``AT``)
+        k = node.key
+        cap = self.capacity
         n = 0
-        for p in range(25):
-            loc = table[p]
-            if k[loc] >= cap[loc]:
-                extra = me[p] - base[p]
-                if extra > 0:
-                    over = me[p] - cap[loc]  # (the mover's own stack: the opponent has none there)
-                    n += over if over < extra else extra
+        j = 0
+        p = AT[0]
+        while p < 25:  # (the bar aside)
+            extra = me[p] - base[p]
+            if extra > 0:
+                loc = self._table[p]
+                if k[loc] >= cap[loc]:
+                    extra = me[p] - cap[loc] if me[p] - cap[loc] < extra else extra
+                    n += extra  # (the mover's own stack: the opponent has none there)
+            j += 1
+            p = AT[j]
         return n
 
     # -- DONE (pipcore.showing) ---------------------------------------------------

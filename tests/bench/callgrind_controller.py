@@ -16,10 +16,11 @@ instructions per event of each kind and, with ``--keep``, leaves the
 callgrind file there for ``callgrind_annotate --inclusive=yes``.
 
 ``--turn n4cggSL+AUeAEg:1-1``: that turn of the bench's only.
-``--part pipcore.tracker:Tracker.follow`` (up to two): the share of a
-function (a module's function or a class's method) in those events. The
-kinds are then counted together (through ``filter``) and each part is
-called through ``sorted`` or ``map``, whose inclusive cost is the part's.
+``--part pipcore.tracker:Tracker.follow:2`` (up to two): the share of a
+function (a module's function or a class's method, with its number of
+arguments, ``self`` included: the call then allocates nothing) in those
+events. The kinds are then counted together (through ``filter``) and each
+part is called through ``any`` or ``all``, whose inclusive cost is the part's.
 
 The script is the bench's own text with a few lines patched (the rep count
 and the wrapped calls); it fails loudly if the bench changed under it.
@@ -39,14 +40,16 @@ sys.path.insert(0, HERE)
 import mpy_host  # noqa: E402
 
 VIA = ("sorted", "filter", "map")  # the builtins, in the order the kinds are given
-SYMBOL = {"sorted": "mp_builtin_sorted", "filter": "filter_iternext", "map": "map_iternext"}
-PART_VIA = {False: ("sorted", "map"), True: ("sorted", "filter")}  # the parts' builtins (events: filter; --each: map)
+SYMBOL = {"sorted": "mp_builtin_sorted", "filter": "filter_iternext", "map": "map_iternext",
+          "any": "mp_builtin_any", "all": "mp_builtin_all"}
+PART_VIA = ("any", "all")  # the parts' builtins (events: filter; with --each, map)
 KINDS = ("lift", "wrong", "place", "cold", "roll", "done")
 
 _HEAD = '''
 COUNTS = {}
 ORDER = []
 VIA = %r
+ARITY = %r
 
 
 def WRAP(kind, func, arg):
@@ -71,14 +74,84 @@ def _via(via, func, arg):
     return out[0]
 
 
+class _Part:
+    """A function called through ``any`` or ``all`` (C functions the game never calls): their inclusive
+    cost is the function's. Its arguments are kept in slots, so the call allocates nothing (an
+    allocation in a game's fragmented heap costs more than many a small function)."""
+
+    def __init__(self, func, stop):
+        self.func = func
+        self.stop = stop
+        self.a = self.b = self.c = self.d = self.out = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.out = self.call()
+        return self.stop
+
+    def call(self):
+        n = self.n
+        if n == 1:
+            return self.func(self.a)
+        if n == 2:
+            return self.func(self.a, self.b)
+        if n == 3:
+            return self.func(self.a, self.b, self.c)
+        return self.func(self.a, self.b, self.c, self.d)
+
+
 def _part(via, module, name):
     owner = __import__(module, None, None, ["x"])
     attr = name
     if "." in name:
         cls, attr = name.split(".")
         owner = getattr(owner, cls)
-    func = getattr(owner, attr)
-    setattr(owner, attr, lambda *args: _via(via, lambda a: func(*a), args))
+    part = _Part(getattr(owner, attr), via == "any")
+    run = any if via == "any" else all
+
+    def w1(a):
+        part.n = 1
+        part.a = a
+        run(part)
+        return part.out
+
+    def w2(a, b):
+        part.n = 2
+        part.a = a
+        part.b = b
+        run(part)
+        return part.out
+
+    def w3(a, b, c):
+        part.n = 3
+        part.a = a
+        part.b = b
+        part.c = c
+        run(part)
+        return part.out
+
+    def w4(a, b, c, d):
+        part.n = 4
+        part.a = a
+        part.b = b
+        part.c = c
+        part.d = d
+        run(part)
+        return part.out
+
+    def wn(*args):  # (more arguments: a tuple, allocated)
+        part.n = 1
+        part.a = args
+        part.func, func = (lambda t: func(*t)), part.func
+        try:
+            run(part)
+        finally:
+            part.func = func
+        return part.out
+
+    setattr(owner, attr, {1: w1, 2: w2, 3: w3, 4: w4}.get(ARITY.get(module + ":" + name), wn))
 
 
 %s
@@ -110,8 +183,11 @@ def patched(kinds, reps, parts=(), turn=None, each=False):
     if each:  # one builtin called once per event: one dump each
         via = dict((k, "map") for k in kinds)
     wraps = ""
-    for p, v in zip(parts, PART_VIA[each]):
-        module, name = p.split(":")
+    arity = {}
+    for p, v in zip(parts, PART_VIA):
+        module, name = p.split(":")[:2]
+        if p.count(":") == 2:  # module:function:N (N arguments, self included): no tuple made per call
+            arity[module + ":" + name] = int(p.split(":")[2])
         wraps += "_part(%r, %r, %r)\n" % (v, module, name)
     at = text.index("\nREPS = ")
     if turn:  # one turn of the bench's: "POSITIONID:D1-D2"
@@ -120,7 +196,7 @@ def patched(kinds, reps, parts=(), turn=None, each=False):
         end = text.index("\n)\n", text.index("\nTURNS = (")) + 3
         text = text[:end] + "TURNS = tuple(t for t in TURNS if t[0] == %r and t[2] == (%s, %s))\n" % (
             pid, d1, d2) + text[end:]
-    return text[:at] + _HEAD % (via, wraps) + text[at:], via
+    return text[:at] + _HEAD % (via, arity, wraps) + text[at:], via
 
 
 def annotate(path):
@@ -179,7 +255,7 @@ def main():
                 line = "EVENT %-6s %.3f M" % (kind, int(total.group(1)) / 1e6 if total else -1)
                 if args.part:
                     ann = annotate(path)
-                    for p, v in zip(args.part, PART_VIA[True]):
+                    for p, v in zip(args.part, PART_VIA):
                         line += "  %s %.3f" % (p.split(":")[1], cost(ann, v) / 1e6)
                 print(line)
             return
@@ -195,7 +271,7 @@ def main():
         if args.part:
             total = cost(ann, "filter")
             print("CG %-18s %6d events %12d instructions  %.3f M per event" % ("+".join(via), n, total, total / n / 1e6))
-            for p, v in zip(args.part, ("sorted", "map")):
+            for p, v in zip(args.part, PART_VIA):
                 part = cost(ann, v)
                 print("CG   %-40s %.3f M per event (%.0f %%)" % (p, part / n / 1e6, 100.0 * part / total))
     finally:
