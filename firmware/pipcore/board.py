@@ -47,7 +47,7 @@ def differ(a, b):
 
 
 try:
-    from pipcore.native import AT, differ  # noqa: F811
+    from pipcore.native import AT, differ  # noqa: F401, F811
 except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop above
     pass
 
