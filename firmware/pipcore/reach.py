@@ -8,7 +8,7 @@ checker from ``p`` to ``q`` (each way through the dice: hits on the way
 differ), judged by the turn's own ``steps``.
 """
 
-from pipcore.board import AT, BAR0, NLOC, differ, loc_point, slot_loc, slot_table
+from pipcore.board import AT, BAR0, NLOC, differ, loc_point, slot_table
 from pipcore.rules import apply_move
 
 
@@ -152,8 +152,9 @@ def _moved(tr, node, s):
         return out
     bar_up = s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     cap = tr.capacity
-    # as many checkers showing up as missing: one may come from a stack the switches clip
-    if gain >= loss and max(s) >= min(cap):
+    # as many checkers showing up as missing: one may come from a stack the switches clip (``full``: some
+    # location of ``s`` is at its capacity, found by ``Tracker._follow``)
+    if gain >= loss and tr.full:
         for i in range(NLOC):
             if s[i] >= cap[i] and s[i] == k[i]:
                 losses.append(i)
@@ -174,8 +175,9 @@ def _moved(tr, node, s):
         if kids is None and not search and (node is tr.cur or tr._reach is None):
             kids = tr.lift_targets(node, p)
         if kids is not None:
+            table = tr._table  # (the mover's slot -> location)
             for child in kids:
-                t = slot_loc(mover, child.to, nardy)
+                t = table[child.to]
                 if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
                     out.append(child)  # (landing on a stack the switches clip is not seen either)
         elif search and tr.budget <= 0:

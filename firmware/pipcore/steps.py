@@ -201,10 +201,12 @@ class _Doubles:
         nonbar = self.nonbar
         bear = self.bear
         over = self.over
-        capacity = 0
-        for q in range(1, BAR + 1):
+        capacity = 0  # (from the bar down, only until it passes ``m``: the one question asked of it)
+        q = BAR
+        while q and capacity <= m:
             if me[q]:
                 capacity += me[q] * cap[q]
+            q -= 1
         out = []
         s = BAR if src < 0 else src
         low = 1 if src < 0 else src
@@ -271,10 +273,12 @@ class _Doubles:
             return self._final_ok(me, nonbar, bear, over)
         cap = self.cap
         if not bear:
-            capacity = 0
-            for q in range(1, BAR + 1):
+            capacity = 0  # (from the bar down, only until it reaches ``m``)
+            q = BAR
+            while q and capacity < m:
                 if me[q]:
                     capacity += me[q] * cap[q]
+                q -= 1
             if capacity >= m and (not me[BAR] or cap[BAR]):
                 return True
         d = self.d

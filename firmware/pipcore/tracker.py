@@ -375,11 +375,10 @@ class Tracker:
             from pipcore.reach import top
             most = self._most = top(self) if self._reach is not None else b"\xff" * NLOC
         full = False
-        if max(s) >= min(cap):  # (else no location is at its switches' capacity)
-            for i in range(NLOC):
-                if s[i] >= cap[i]:
-                    full = True
-                    break
+        for i in range(NLOC):
+            if s[i] >= cap[i]:
+                full = True
+                break
         cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
         differ(s, self.cur.key)  # (a node of the turn is within ``most``: only where ``s`` differs can it pass)
         i = 0
