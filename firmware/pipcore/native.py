@@ -7,6 +7,9 @@ native emitter.
   two count arrays differ; here it is one native pass.
 * ``count``: a double's steps (``pipcore.steps``) first read the moves made
   from each point, a pass over the 25 points at every step the tracker asks.
+* ``thirds``: a double's generator (``pipcore.rules``) appends a play per
+  fourth move; the 2,226-play 1-1 spends most of its time in its last two
+  moves.
 * ``mix``, ``put`` and ``paint``: ``pipdrivers.leds.Pixels`` mixes its three layers
   (steady, blink, pulse: disjoint per pixel) into the frame, and writes a
   pixel's colour and effect into its layer; ``paint`` is the renderer's loop
@@ -83,6 +86,40 @@ def count(counts, p0, pm, closed, srcs, d: int) -> int:
                 n -= 1
         p -= 1
     return total | (bear << 8) | (over << 9)
+
+
+@micropython.viper
+def thirds(m, cand, i: int, moving: int, d: int, code: int, codes) -> int:
+    """``pipcore.rules._double_search`` at its third move, where no checker can bear off: for each
+    candidate ``cand[i:moving]`` holding a checker in ``m``, the third move made and, for each fourth
+    from there on, the play ``code`` with both sources appended to ``codes`` (``m`` put back). Stops at
+    a third move no fourth can follow (the caller records it): returns where it stopped (``moving``
+    when done) << 1, | 1 if some third move was found."""
+    pm = ptr8(m)  # noqa: F821  (viper built-ins)
+    pc = ptr8(cand)  # noqa: F821
+    found = 0
+    while i < moving:
+        s = int(pc[i])
+        if pm[s]:
+            found = 1
+            t = s - d
+            pm[s] -= 1
+            pm[t] += 1
+            c = code | (s << 13)
+            n = 0
+            j = i
+            while j < moving:
+                q = int(pc[j])
+                if pm[q]:
+                    codes.append(c | (q << 18))
+                    n += 1
+                j += 1
+            pm[t] -= 1
+            pm[s] += 1
+            if n == 0:
+                return (i << 1) | 1
+        i += 1
+    return (moving << 1) | found
 
 
 @micropython.viper
