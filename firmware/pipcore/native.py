@@ -9,7 +9,7 @@ native emitter.
   from each point, a pass over the 25 points at every step the tracker asks.
 * ``thirds``: a double's generator (``pipcore.rules``) appends a play per
   fourth move; the 2,226-play 1-1 spends most of its time in its last two
-  moves.
+  moves. ``fourths``: the Caucasian generator's last move (``pipcore.caucasian``).
 * ``mix``, ``put`` and ``paint``: ``pipdrivers.leds.Pixels`` mixes its three layers
   (steady, blink, pulse: disjoint per pixel) into the frame, and writes a
   pixel's colour and effect into its layer; ``paint`` is the renderer's loop
@@ -120,6 +120,22 @@ def thirds(m, cand, i: int, moving: int, d: int, code: int, codes) -> int:
                 return (i << 1) | 1
         i += 1
     return (moving << 1) | found
+
+
+@micropython.viper
+def fourths(m, cand, i: int, moving: int, c: int, codes) -> int:
+    """The Caucasian generator's fourth moves (``pipcore.caucasian``): for each candidate ``cand[i:moving]``
+    holding a checker in ``m``, the play ``c`` with that source appended to ``codes``; how many."""
+    pm = ptr8(m)  # noqa: F821  (viper built-ins)
+    pc = ptr8(cand)  # noqa: F821
+    n = 0
+    while i < moving:
+        q = int(pc[i])
+        if pm[q]:
+            codes.append(c | (q << 18))
+            n += 1
+        i += 1
+    return n
 
 
 @micropython.viper

@@ -49,3 +49,32 @@ def test_a_double_generates_the_same_plays_natively():
             assert list(got.plays) == list(want.plays), (pos.position_id(), die)
             assert got.dice_used == want.dice_used, (pos.position_id(), die)
     assert len(Turn(cases[0][0], (1, 1)).plays) == 2226
+
+
+def test_a_caucasian_double_generates_the_same_plays_natively():
+    from pipcore import caucasian
+
+    if _NATIVE:
+        assert caucasian.fourths is not None
+    native = caucasian.fourths
+    seed = 29
+    cases = [("AAAEtEmTAAAAAA", 1, "board"), ("AAAQiLn1DAAAAA", 1, "home"), ("ABAgaFRdOQAAAA", 1, "home")]
+    for pid, d, scope in cases:
+        for jail in (False, True):
+            got = caucasian.Turn(Position.from_id(pid), (d, d), True, scope, jail)
+            caucasian.fourths = None
+            try:
+                want = caucasian.Turn(Position.from_id(pid), (d, d), True, scope, jail)
+            finally:
+                caucasian.fourths = native
+            assert list(got.plays) == list(want.plays), (pid, d, jail)
+    for _ in range(30):
+        pos, seed = _random_position(seed)
+        d = 1 + seed % 6
+        got = caucasian.Turn(pos, (d, d), True, "home", False)
+        caucasian.fourths = None
+        try:
+            want = caucasian.Turn(pos, (d, d), True, "home", False)
+        finally:
+            caucasian.fourths = native
+        assert list(got.plays) == list(want.plays), (pos.position_id(), d)
