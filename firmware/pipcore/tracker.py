@@ -293,6 +293,10 @@ class Tracker:
         cur = self.cur
         if sensed is not None and sensed != cur.key:
             return False
+        if self._most is None and self._reach is not None:  # the bound a wrong placement is read against
+            from pipcore.reach import top
+            self._most = top(self)
+            return True
         cache = _memo(cur)[_TARGETS]
         ready = 0
         if cache is not None:
