@@ -152,12 +152,16 @@ def _moved(tr, node, s):
         return out
     bar_up = s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     cap = tr.capacity
-    # as many checkers showing up as missing: one may come from a stack the switches clip (``full``: some
-    # location of ``s`` is at its capacity, found by ``Tracker._follow``)
+    # as many checkers showing up as missing: one may come from a stack the switches clip (``full``: the
+    # locations of ``s`` at their capacity, a bit each, found by ``Tracker._follow``)
     if gain >= loss and tr.full:
-        for i in range(NLOC):
-            if s[i] >= cap[i] and s[i] == k[i]:
+        v = tr.full
+        i = 0
+        while v:
+            if v & 1 and s[i] == k[i]:
                 losses.append(i)
+            v >>= 1
+            i += 1
     me = node.pos.me
     memo = node.memo
     kept = memo[1] if memo is not None else None  # (the tracker's memo entry of lift targets)

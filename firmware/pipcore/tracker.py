@@ -167,7 +167,7 @@ class Tracker:
         self.deep = None  # counts answered from a quick search, to judge again (``refine``)
         self._before = None  # (cands, cur) the deeper search starts from
         self._read = None  # the counts last read by ``_follow``
-        self.full = False  # some location of the counts followed is at its switches' capacity
+        self.full = 0  # the locations of the counts followed at their switches' capacity (bit per location)
         self._table = slot_table(mover, nardy)
         from pipcore.reach import reach
         self._reach = reach if (not nardy and only is None and self.tmap._rules_steps) else None
@@ -378,11 +378,10 @@ class Tracker:
         if most is None:  # (no bound where the search is not the standard one)
             from pipcore.reach import top
             most = self._most = top(self) if self._reach is not None else b"\xff" * NLOC
-        full = False
+        full = 0
         for i in range(NLOC):
             if s[i] >= cap[i]:
-                full = True
-                break
+                full |= 1 << i
         cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
         differ(s, self.cur.key)  # (a node of the turn is within ``most``: only where ``s`` differs can it pass)
         i = 0
