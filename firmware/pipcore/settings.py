@@ -201,9 +201,10 @@ class MenuSession:
         mode = app.mode  # the board keeps a Back Alley score (pipcore.bamode)
         # between games a match chosen starts at once
         if mode is None and ctl.phase in (SETUP, OPENING, GAME_OVER, MATCH_OVER) or mode is not None and mode.idle():
+            ctl = mode = None  # (the game that ends leaves the heap before the next one's code comes in)
             app.pending = False
             write(app)
-            if mode is None and variant == "backalley":  # the mode's code and names come in where a roll's were
+            if app.mode is None and variant == "backalley":  # the mode's code and names come in where a roll's were
                 unload("pipcore", ("turnmap", "steps", "reach", "showing"))
             _loading(16384)
             try:
