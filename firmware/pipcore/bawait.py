@@ -13,7 +13,8 @@ backgammon modules (``BACKGAMMON``) leave before the mode's come in, and come ba
 as at power-up) when a backgammon or nardy match starts again. What a switch from a backgammon board cannot
 avoid: the names of this module and the mode's take the pool of interned names past its next step (1,280
 entries: 14 KB in one block on the unix port, 9 KB on the Pico) while the backgammon code is still in the
-heap (tests/bench/README.md, "Back Alley in the budget heap").
+heap: the menu keeps that room while it is open (``pipcore.settings.MenuSession``; tests/bench/README.md,
+"Back Alley in the budget heap").
 """
 
 import gc
