@@ -9,8 +9,9 @@ process: the power cut twice.
 """
 
 import os
+import subprocess
 
-from unix_mp import MP_DIR, run_unix_micropython
+from unix_mp import MP_DIR, unix_micropython
 
 HARNESS = ("bamode_board", "bamode_play", "bamode_turn", "bamode_game", "baref_play", "baref_game")
 BUDGET = "240k"  # the bench's budget (tests/bench/bench_controller.py)
@@ -28,8 +29,12 @@ def build_tree(out):
 
 
 def run(tree, heap, module, *args):
-    """``micropython -X heapsize=HEAP -m MODULE ARGS``: (exit code, output)."""
-    proc = run_unix_micropython("-m " + module, *args, heap=heap, firmware=tree, timeout=900)
+    """``micropython -X heapsize=HEAP -m MODULE ARGS`` in the tree: (exit code, output). The modules are found
+    as ``pipcore/app.mpy``, short paths as on the Pico's ``/pipcore/app.mpy``: each module's path is an interned
+    name, whose bytes would otherwise change the heap's layout from one machine's temporary folder to the next."""
+    env = dict(os.environ, MICROPYPATH=".frozen:.")
+    proc = subprocess.run([unix_micropython(), "-X", "heapsize=" + heap, "-m", module] + list(args), cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=900)
     return proc.returncode, proc.stdout + proc.stderr
 
 

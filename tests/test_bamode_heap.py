@@ -18,7 +18,8 @@ starts and a power-up into the mode never loads them. So a key of the mode needs
 backgammon board's hardest turn, and the whole game runs in the bench's budget, ``-X heapsize=240k``
 (tests/bench/README.md, "Back Alley in the budget heap"): its tightest moment is the switch from the
 backgammon board, where the mode's names take the pool of interned names past its step (1,260 names on
-this port: the next pool is 1,280 entries, 14,080 bytes in one block) before the backgammon code leaves.
+this port: the next pool is 1,280 entries, 14,080 bytes in one block) before the backgammon code leaves
+(the menu keeps that room while it is open: ``pipcore.settings.MenuSession``).
 """
 
 import os
