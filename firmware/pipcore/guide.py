@@ -161,6 +161,8 @@ class TurnGuide:
                     blots_off += 1
         # blots already on the bar before their hitter came; the others are in hand
         early = s[obar] - k[obar] + pend
+        if s[obar] >= tr.capacity[obar] and blots_off:
+            early = blots_off  # (a clipped bar shows no blot put on it: each lifted one may be there)
         blots_in_hand = blots_off - early if early > 0 else blots_off
         lifted = 0
         to_bar = early < 0  # a hit checker in hand

@@ -397,7 +397,7 @@ class Tracker:
                 if done:
                     nodes = done
             if len(nodes) > 1:
-                nodes = self._by_nearness(nodes, score != 0)
+                nodes = self._by_nearness(nodes, score >> 8 != 0)
         self._set_cur(nodes[0])
         self.cands = nodes
         self.hand = score >> 8
@@ -469,6 +469,8 @@ class Tracker:
         if back:
             nodes = self.cands
         stack = []
+        o = BAR0 + 1 - self.mover
+        hidden = s[o] >= self.capacity[o]  # the opponent's bar is clipped: a hit moves no count
         while True:
             for start in nodes:
                 stack.append(start)
@@ -485,14 +487,14 @@ class Tracker:
                             best[1] = [node]
                         elif got >> 8 == old:
                             best[1].append(node)
-                        if not got & 0xFF:
+                        if not got & 0xFF and not hidden:
                             continue  # nothing sensed beyond this node: moving more only adds checkers out of place
                     if expand:
                         stack.extend(self._moved(node, s))
             if not back:
                 return
             back = False
-            expand = best[0] is None or best[0] & 0xFF
+            expand = best[0] is None or best[0] & 0xFF or hidden
             if not expand and not self._landed_lifted(s):
                 return
             nodes = []
@@ -524,6 +526,8 @@ class Tracker:
                         return -1
                     got += 0x10000
                 elif q and d == -1 and node.pos.opp[q]:
+                    if not self._hitter(node, 25 - q):
+                        return -1  # a blot lifted that no checker can still hit: not on its way to the bar
                     got += 0x100
                 else:
                     got -= d
@@ -533,12 +537,30 @@ class Tracker:
         q = got >> 8 & 0xFF  # blots lifted
         got >>= 16  # hits pending (a surplus each)
         i = BAR0 + 1 - self.mover  # the opponent's bar: blots barred early
-        i = s[i] - k[i] + got
+        if s[i] >= self.capacity[i] and q:
+            i = q  # (a clipped bar shows no blot put on it: each lifted one may be there)
+        else:
+            i = s[i] - k[i] + got
         if i > 0:
             if i > q or not node.left:
                 return -1
             return ((d + q - i) << 8 | got + i) << 8 | got + 1
         return ((d + q - i) << 8 | got) << 8 | got
+
+    def _hitter(self, node, m):
+        """True if a checker of the mover stands a throw of ``node``'s dice behind its point ``m``
+        (a necessary condition for hitting there; points on the way are not checked)."""
+        me = node.pos.me
+        left = node.left
+        x = 0
+        for d in left:  # the sums of the first dice (doubles: all), and the second die alone
+            x += d
+            if m + x <= 25 and me[m + x]:
+                return True
+        if len(left) == 2:
+            x = m + left[1]
+            return x <= 25 and me[x] > 0
+        return False
 
     def _unseen(self, node):
         """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs
