@@ -350,7 +350,8 @@ class Tracker:
         return True
 
     def _follow(self, s, budget):
-        best = [None, []]  # [score: checkers in hand << 8 | adjustments, nodes]
+        # [score: checkers in hand << 8 | adjustments, nodes, nodes as many in hand with more adjustments]
+        best = [None, [], []]
         seen = {}
         self.budget = budget
         self.starved = False
@@ -398,12 +399,37 @@ class Tracker:
                     nodes = done
             if len(nodes) > 1:
                 nodes = self._by_nearness(nodes, score >> 8 != 0)
+        if score >> 8 and best[2] and self._blot_held(nodes, s):
+            # every best reading holds a blot in hand while the bar shows another hit: a reading as
+            # many in hand with more adjustments that is nearer to the last one is kept instead (a blot
+            # barred early while a move hides on a full stack reads as well as an unseen hit)
+            near = self._by_nearness(best[1] + best[2], False)
+            for n in near:
+                if n not in nodes:
+                    nodes = near
+                    break
         self._set_cur(nodes[0])
         self.cands = nodes
         self.hand = score >> 8
         kind = AT_REST if not score else (ADJUST if not score >> 8 else IN_HAND)
         self.kind = kind
         return kind
+
+    def _blot_held(self, nodes, s):
+        """True if each of ``nodes`` reads ``s`` with an opponent's blot off its point and not on the bar."""
+        o = BAR0 + 1 - self.mover
+        for node in nodes:
+            k = node.key
+            held = s[o] - k[o]
+            for i in self.blot_locs:
+                d = s[i] - k[i]
+                if d == -1 and node.pos.opp[self.blots[i]]:
+                    held -= 1
+                elif d > 0:
+                    held += 1  # (a hit still on its point: its checker is not on the bar yet)
+            if held >= 0:
+                return False
+        return True
 
     def _landed_lifted(self, s):
         """True if a checker is missing where one landed this turn (it may be read from before)."""
@@ -483,10 +509,16 @@ class Tracker:
                     if got >= 0:
                         old = best[0]
                         if old is None or got >> 8 < old:
+                            if old is not None and got >> 16 == old >> 8:
+                                best[2] += best[1]  # as many in hand, more adjustments: kept aside
+                            else:
+                                best[2] = []
                             best[0] = got >> 8
                             best[1] = [node]
                         elif got >> 8 == old:
                             best[1].append(node)
+                        elif got >> 16 == old >> 8:
+                            best[2].append(node)
                         if not got & 0xFF and not hidden:
                             continue  # nothing sensed beyond this node: moving more only adds checkers out of place
                     if expand:
@@ -510,7 +542,7 @@ class Tracker:
         hit checkers still on their points (sensed one more there, one less
         on the bar) and blots already on the bar before their hitter came
         (sensed one less on the point, one more on the bar; only while dice
-        are left). ``surplus``: locations showing more than ``node``. (One
+        are left and a checker may still hit them). ``surplus``: locations showing more than ``node``. (One
         int, and locals reused: a frame of 12 locals and stack slots, or a
         tuple, is allocated on the heap, slow in a game's fragmented heap.)
         """

@@ -23,6 +23,9 @@ SEQUENCES = (
     # found by the soak (make soak): a blot barred early while a move is hidden on a full stack (not
     # read as 8/7* with the barred checker from another point, which no checker could still hit)
     ("58GUgwCFP4kYBA,1,2,1 16-b 18+b 9-w 24+w 8-b 9+b", "16/15* 8/6"),
+    # the same with the 5 and 2: read as 8/3* with the blot in hand it would be put back (a blot in
+    # hand still has to reach the bar, an adjustment as well)
+    ("YA0e0DLCT8OAKA,0,2,5 7-w 5+w 17-b 25+b 22-w 17+w", "23/18* 8/6"),
     # the opponent's bar full (six or more): a hit shows on no switch; the blot lifted early is barred
     ("HLBEAn7vvAWAAA,0,1,6 11-b 25+b 17-w 11+w 3-w 2+w", "18/12* 4/3"),
     # two blots barred early in a 3-3: the reading nearest the last one is kept, not a far one
