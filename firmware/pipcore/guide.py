@@ -69,6 +69,8 @@ class TurnGuide:
             return "press DONE to finish the turn"
         if not self.tournament:
             self._sources(tr, tr.cur)
+        if complete:  # a legal result that another play goes on from (4/3/off, or 4/off and a 1)
+            return "press DONE, or move on: %s left" % _dice(tr.cur.left)
         if len(cands) > 1:
             return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
         return "move: %s left" % _dice(tr.cur.left)

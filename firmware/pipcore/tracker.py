@@ -420,14 +420,15 @@ class Tracker:
         o = BAR0 + 1 - self.mover
         for node in nodes:
             k = node.key
-            held = s[o] - k[o]
+            barred = s[o] - k[o]  # blots on the bar before their hitter
+            lifted = 0
             for i in self.blot_locs:
                 d = s[i] - k[i]
                 if d == -1 and node.pos.opp[self.blots[i]]:
-                    held -= 1
+                    lifted += 1
                 elif d > 0:
-                    held += 1  # (a hit still on its point: its checker is not on the bar yet)
-            if held >= 0:
+                    barred += 1  # (a hit still on its point: its checker is not on the bar yet)
+            if lifted <= barred or not lifted:
                 return False
         return True
 

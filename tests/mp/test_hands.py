@@ -26,6 +26,10 @@ SEQUENCES = (
     # the same with the 5 and 2: read as 8/3* with the blot in hand it would be put back (a blot in
     # hand still has to reach the bar, an adjustment as well)
     ("YA0e0DLCT8OAKA,0,2,5 7-w 5+w 17-b 25+b 22-w 17+w", "23/18* 8/6"),
+    # and not when the checker off its point was hit on the way (a 3-3 through a blot lifted early)
+    ("tG0BExLzCQSAPQ,1,3,3 19-b 22-w 24+w 22+b 16-w 13-b 22+b 24+w", "11/8*/5/2* 5/2"),
+    # a legal result another play goes on from: DONE is offered, not only the 1 left
+    ("35cQiACfXwAAAA,0,5,1 3-w 26+w", "4/3/off"),
     # the opponent's bar full (six or more): a hit shows on no switch; the blot lifted early is barred
     ("HLBEAn7vvAWAAA,0,1,6 11-b 25+b 17-w 11+w 3-w 2+w", "18/12* 4/3"),
     # two blots barred early in a 3-3: the reading nearest the last one is kept, not a far one
