@@ -69,6 +69,8 @@ class TurnGuide:
             return "press DONE to finish the turn"
         if not self.tournament:
             self._sources(tr, tr.cur)
+        if complete:  # a legal result that another play goes on from (4/3/off, or 4/off and a 1)
+            return "press DONE, or move on: %s left" % _dice(tr.cur.left)
         if len(cands) > 1:
             return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
         return "move: %s left" % _dice(tr.cur.left)
@@ -161,6 +163,8 @@ class TurnGuide:
                     blots_off += 1
         # blots already on the bar before their hitter came; the others are in hand
         early = s[obar] - k[obar] + pend
+        if s[obar] >= tr.capacity[obar] and blots_off:
+            early = blots_off  # (a clipped bar shows no blot put on it: each lifted one may be there)
         blots_in_hand = blots_off - early if early > 0 else blots_off
         lifted = 0
         to_bar = early < 0  # a hit checker in hand

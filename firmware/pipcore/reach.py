@@ -143,10 +143,11 @@ def _moved(tr, node, s):
             losses.append(i)
             loss -= d
     out = []
-    if not gains:
-        return out
-    bar_up = s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     cap = tr.capacity
+    hidden = s[obar] >= cap[obar]  # the opponent's bar is clipped: a hit there shows nowhere
+    if not gains and not hidden:
+        return out
+    bar_up = hidden or s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
         for i in range(NLOC):
             if s[i] >= cap[i] and s[i] == k[i]:
@@ -170,8 +171,9 @@ def _moved(tr, node, s):
         if kids is not None:
             for child in kids:
                 t = slot_loc(mover, child.to, nardy)
-                if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
-                    out.append(child)  # (landing on a stack the switches clip is not seen either)
+                if (s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i)
+                        or (hidden and tr.blots[t] and node.pos.opp[tr.blots[t]])):
+                    out.append(child)  # (landing on a stack the switches clip is not seen either, nor a hit)
         elif search and tr.budget <= 0:
             tr.starved = True
         elif search and tr._reach is not None:
