@@ -1,26 +1,25 @@
 """The board's Back Alley scorekeeper mode in the Pico's heap (unix MicroPython, firmware as .mpy).
 
-The harness (``tests/mp/bamode_board.py``, ``bamode_turn.py``, ``bamode_game.py``, ``bamode_play.py``)
-runs the whole app as tests/pico/bench_controller.py does (the App on its drivers, stand-ins for the
-switch chain, the LEDs, the buttons and a flash outside the heap), compiled to .mpy like the firmware
-(the harness's code and names are in the heap it measures, as the bench's helpers are):
+The harness (``tests/mp/bamode_board.py``, ``bamode_turn.py``, ``bamode_game.py``, ``bamode_play.py``;
+built and run by ``tests/ba_heap.py``) runs the whole app as tests/pico/bench_controller.py does (the App on
+its drivers, stand-ins for the switch chain, the LEDs, the buttons and a flash outside the heap), compiled to
+.mpy like the firmware (the harness's code and names are in the heap it measures, as the bench's helpers are):
 
 * ``bamode_turn``: the backgammon board in its hardest turn (a 1-1 with 2,226 plays), the menu opened
   and left before, rolled, played checker by checker and committed;
 * ``bamode_game``, three runs on one flash (the power cut twice: between deals and in the middle of
   one, each time a fresh heap that powers up from the flash): the menu chooses Back Alley, 25 counted
-  deals and five redeals are keyed with the buttons, the menu goes back to backgammon.
+  deals and five redeals are keyed with the buttons (the menu opened over the game and left in deal
+  16), the menu goes back to backgammon.
 
-Measured on this port (64-bit objects, about 1.5-2 x the Pico's): the mode's code (``bamode``,
-``bascore``, ``bacalls``, ``glyphs``) about 28 KB, less what it sends away while it runs (a roll's
-modules and the store of its plays, about 20 KB); and its names (about 160) take the pool of interned
-names past its step (1,260 names on this port: the next pool is 1,280 entries, 14,080 bytes in one
-block; 9 KB on the Pico), which the backgammon board with its menu stays under. So a key of the mode
-needs at most the backgammon board's hardest turn plus that pool.
-
-In exactly ``-X heapsize=240k`` (the bench's budget) the backgammon board with its menu runs; the
-whole Back Alley game does not yet (it needs 252k: see tests/bench/README.md, "Back Alley in the
-budget heap"), and that test says so as an expected failure that fails the run once the game fits.
+While the board keeps a Back Alley score the backgammon game waits without its code
+(``pipcore.bawait``): the controller's modules (about 100 KB on this port) leave the heap when the mode
+starts and a power-up into the mode never loads them. So a key of the mode needs far less heap than the
+backgammon board's hardest turn, and the whole game runs in the bench's budget, ``-X heapsize=240k``
+(tests/bench/README.md, "Back Alley in the budget heap"): its tightest moment is the switch from the
+backgammon board, where the mode's names take the pool of interned names past its step (1,260 names on
+this port: the next pool is 1,280 entries, 14,080 bytes in one block) before the backgammon code leaves
+(the menu keeps that room while it is open: ``pipcore.settings.MenuSession``).
 """
 
 import os
@@ -29,27 +28,19 @@ import sys
 
 import pytest
 
+from ba_heap import BUDGET, ROOMY, build_tree, figures, parts, run
 from unix_mp import MP_DIR, ROOT, run_unix_micropython, unix_micropython
 
 pytestmark = pytest.mark.skipif(unix_micropython() is None, reason="unix MicroPython not installed")
 
-HARNESS = ("bamode_board", "bamode_turn", "bamode_game", "bamode_play")  # compiled as the firmware is
-BUDGET = "240k"  # the bench's budget (tests/bench/bench_controller.py)
-REACHED = "256k"  # the whole game runs in 252k on this firmware (4 KB steps): kept, with one step to spare
-ROOMY = "1m"
-MODE = ["pipcore.bamode", "pipcore.bascore", "pipcore.bacalls", "pipcore.glyphs"]
-QSTR_STEP = 1280 * (8 + 2 + 1)  # the interned names' next pool on this port: 1,280 x (pointer, hash, length)
+SMALL = "160k"  # far below what the switch from the backgammon board needs: the control that must fail
+MODE = ["pipcore.bacalls", "pipcore.bamode", "pipcore.bascore", "pipcore.bawait", "pipcore.glyphs"]  # (sorted)
+BACKGAMMON = ("pipcore.controller", "pipcore.tracker", "pipcore.rules", "pipcore.match")  # (some of them)
 
 
 @pytest.fixture(scope="module")
 def mpy_tree(tmp_path_factory):
-    from pipboard.deploy import build, compile_module
-
-    out = str(tmp_path_factory.mktemp("firmware_mpy"))
-    build(build_dir=out, arch="x64")
-    for name in HARNESS:
-        compile_module(os.path.join(MP_DIR, name + ".py"), os.path.join(out, name + ".mpy"), name + ".py")
-    return out
+    return build_tree(str(tmp_path_factory.mktemp("firmware_mpy")))
 
 
 @pytest.fixture(autouse=True)
@@ -58,39 +49,14 @@ def flash_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("PIPBOARD_BAMODE_FLASH", str(tmp_path / "flash"))
 
 
-def run(mpy_tree, heap, module, *args):
-    proc = run_unix_micropython("-m " + module, *args, heap=heap, firmware=mpy_tree, timeout=600)
-    return proc.returncode, proc.stdout + proc.stderr
-
-
-def figures(output, tag):
-    line = [x for x in output.splitlines() if x.startswith(tag + " ")][0]
-    return dict((k, int(v)) for k, v in (w.split("=") for w in line.split()[1:] if "=" in w))
-
-
-def game(mpy_tree, heap, *args):
-    """The Back Alley game's three runs: (exit code, output, the game's figures or None)."""
-    outs = []
-    for part in range(3):
-        rc, out = run(mpy_tree, heap, "bamode_game", str(part), *args)
-        outs.append(out)
-        if rc:
-            return rc, "\n".join(outs), None
-    parts = [figures(out, "part") for out in outs]
-    ba = figures(outs[-1], "bamode")
-    ba.update(heap=max(p["heap"] for p in parts), save=max(p["save"] for p in parts), idle=parts[0]["idle"],
-              cuts=sum(p["resumed"] for p in parts))
-    return 0, "\n".join(outs), ba
-
-
-def test_a_whole_game_with_power_cuts_needs_a_backgammon_turns_heap_and_the_pool_of_its_names(mpy_tree):
+def test_a_whole_game_with_power_cuts_needs_less_heap_than_a_backgammon_turn(mpy_tree):
     rc, out = run(mpy_tree, ROOMY, "bamode_turn", "measure")
     assert rc == 0, out
     backgammon = figures(out, "backgammon")
-    rc, out, ba = game(mpy_tree, ROOMY, "measure")
+    rc, out, ba = parts(mpy_tree, ROOMY, "bamode_game", "measure")
     assert rc == 0, out
     assert ba["deals"] == 25 and ba["redeals"] >= 1 and ba["cuts"] == 2, ba
-    assert ba["heap"] <= backgammon["turn"] + QSTR_STEP, (ba, backgammon)
+    assert ba["heap"] < backgammon["turn"] - 32 * 1024, (ba, backgammon)  # the controller's code is out
     assert ba["save"] < 2048, ba  # the backgammon game's save and the keys, one hex digit each
     # the mode's modules while it runs, and none of them once the board plays backgammon again
     assert ba["during"] == len(MODE) and "%r" % MODE in out, out
@@ -104,19 +70,39 @@ def test_the_backgammon_board_with_its_menu_runs_in_the_boards_heap(mpy_tree):
     assert rc != 0 and "FAIL" in out, out
 
 
-def test_the_whole_game_runs_in_the_heap_it_reached(mpy_tree):
-    """Back Alley's own ratchet while it does not fit the budget: a change that makes it need more fails."""
-    rc, out, ba = game(mpy_tree, REACHED)
-    assert rc == 0, out
-    assert ba["deals"] == 25 and ba["cuts"] == 2 and ba["after"] == 0, ba
-
-
-@pytest.mark.xfail(strict=True, reason="Back Alley needs 252k on this firmware (its code and the pool of its "
-                   "names: tests/bench/README.md, 'Back Alley in the budget heap'); remove this mark once it fits")
 def test_the_whole_game_runs_in_the_boards_heap(mpy_tree):
-    rc, out, ba = game(mpy_tree, BUDGET)
+    rc, out, ba = parts(mpy_tree, BUDGET, "bamode_game")
     assert rc == 0, out
     assert ba["deals"] == 25 and ba["cuts"] == 2 and ba["after"] == 0, ba
+    rc, out, ba = parts(mpy_tree, SMALL, "bamode_game")  # (a heap far too small fails the same run)
+    assert rc != 0 and "FAIL" in out and ba is None, out
+
+
+POWER_UP = """
+import sys
+import bamode_board
+rig = bamode_board.Rig(bamode_board.Flash(False))
+print("mode", rig.app.mode is not None, sorted(m for m in sys.modules if m.startswith("pipcore.")))
+"""
+
+
+def test_a_power_up_into_back_alley_loads_no_backgammon_code(mpy_tree, tmp_path):
+    """The backgammon game waits without its code: a power-up into a saved Back Alley game loads none of the
+    backgammon controller's modules (a power-up into backgammon does)."""
+    script = tmp_path / "power_up.py"
+    script.write_text(POWER_UP)
+    rc, out = run(mpy_tree, ROOMY, "bamode_game", "0")  # (up to the first cut: the flash keeps the game)
+    assert rc == 0, out
+    proc = run_unix_micropython(str(script), heap=ROOMY, firmware=mpy_tree)
+    out = proc.stdout + proc.stderr
+    assert "mode True" in out and "'pipcore.bamode'" in out, out
+    assert not [m for m in BACKGAMMON if repr(m) in out], out
+    bamode_board_flash = os.environ["PIPBOARD_BAMODE_FLASH"]
+    for name in os.listdir(bamode_board_flash):
+        os.remove(os.path.join(bamode_board_flash, name))
+    proc = run_unix_micropython(str(script), heap=ROOMY, firmware=mpy_tree)  # (the control: a fresh board)
+    out = proc.stdout + proc.stderr
+    assert "mode False" in out and all(repr(m) in out for m in BACKGAMMON), out
 
 
 MODULES = """

@@ -1,17 +1,16 @@
 """Back Alley's referee mode in the Pico's heap (unix MicroPython, firmware as .mpy), and the modules it loads.
 
-``tests/mp/baref_game.py`` runs the whole app as tests/pico/bench_controller.py does (the App on its
-drivers, stand-ins for the switch chain, the LEDs, the buttons and a flash outside the heap): the menu
-chooses Back Alley with referee mode on, a whole game dealt and played by the card engine here (random
-legal calls and cards, a redeal) is keyed with the buttons, every card on the side of the seat to act, the
-power cut in the middle of a trick and between deals; no fault may occur, the scores must be the
+``tests/mp/baref_game.py`` runs the whole app as tests/pico/bench_controller.py does, on the board of
+``tests/mp/bamode_board.py`` shared with the scorekeeper's heap test (the App on its drivers, stand-ins for
+the switch chain, the LEDs, the buttons and a flash outside the heap), compiled to .mpy like the firmware
+(``tests/ba_heap.py``), in three runs on one flash: the menu chooses Back Alley with referee mode on, a whole
+game dealt and played by the card engine here (random legal calls and cards, a redeal) is keyed with the
+buttons, every card on the side of the seat to act, the power cut in the middle of a trick and between
+deals (each time a fresh heap that powers up from the flash); no fault may occur, the scores must be the
 engine's, what the game keeps may grow by its keys only, and once the menu goes back to backgammon none of
-the mode's modules may stay. It prints the most heap a press took, measured as the bench measures an
-event's (the live heap before it plus what it allocates with the collector off): about 274 KB on this
-port, some 20 KB above the backgammon board's hardest turn in the same kind of harness
-(tests/test_bamode_heap.py), the code of referee mode (``baref``, ``batricks``, ``bacards``: 18 KB) for
-the most part. The run's heap is roomy: when this was written, the app on this harness at ``-X heapsize=240k`` could
-not open its menu (the budget's own run, tests/test_unix_micropython.py, never does).
+the mode's modules may stay. The backgammon game waits without its code meanwhile (``pipcore.bawait``), so
+the whole refereed game runs in the bench's budget, ``-X heapsize=240k``, and its heaviest press takes far
+less than the backgammon board's hardest turn.
 
 And the modules, under CPython and the unix MicroPython: a backgammon game loads none of Back Alley's, a
 Back Alley game without referee mode none of referee mode's (``pipcore.baref``, ``batricks``,
@@ -25,24 +24,26 @@ import sys
 
 import pytest
 
+from ba_heap import BUDGET, ROOMY, build_tree, figures, parts, run
 from baref_play import needs_word
 from pipcore.backalley import NO_TRUMP, Game
 from unix_mp import MP_DIR, ROOT, run_unix_micropython, unix_micropython
 
 pytestmark = pytest.mark.skipif(unix_micropython() is None, reason="unix MicroPython not installed")
 
-SCRIPT = os.path.join(MP_DIR, "baref_game.py")
-HEAP = "1m"
+SMALL = "160k"  # far below what the switch from the backgammon board needs: the control that must fail
 REFEREE = ["pipcore.bacards", "pipcore.baref", "pipcore.batricks"]
 
 
 @pytest.fixture(scope="module")
 def mpy_tree(tmp_path_factory):
-    from pipboard.deploy import build
+    return build_tree(str(tmp_path_factory.mktemp("firmware_mpy")))
 
-    out = tmp_path_factory.mktemp("firmware_mpy")
-    build(build_dir=str(out), arch="x64")
-    return str(out)
+
+@pytest.fixture(autouse=True)
+def flash_folder(tmp_path, monkeypatch):
+    """The harness's flash: real files (outside the heap, as the board's), in a temporary folder."""
+    monkeypatch.setenv("PIPBOARD_BAMODE_FLASH", str(tmp_path / "flash"))
 
 
 def game_file(path, seed):
@@ -71,28 +72,40 @@ def game_file(path, seed):
     return game
 
 
-def figures(output):
-    line = [x for x in output.splitlines() if x.startswith("baref ")][0]
-    return dict((k, int(v)) for k, v in (w.split("=") for w in line.split()[1:]))
-
-
-def test_a_whole_refereed_game_with_power_cuts_on_the_boards_app_in_micropython(mpy_tree, tmp_path, monkeypatch):
-    monkeypatch.setenv("PIPBOARD_BAREF_FLASH", str(tmp_path / "flash"))
-    game = game_file(tmp_path / "game.txt", 4)
+@pytest.fixture(scope="module")
+def engine_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("baref_game") / "game.txt"
+    game = game_file(path, 4)
     assert game.redeals == 1
-    proc = run_unix_micropython(SCRIPT, str(tmp_path / "game.txt"), heap=HEAP, firmware=mpy_tree, timeout=900)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out
-    got = figures(out)
-    assert got["deals"] == 25 and got["cuts"] == 2 and got["faults"] == 0, got
+    return str(path), game
+
+
+def test_a_whole_refereed_game_with_power_cuts_on_the_boards_app_in_micropython(mpy_tree, engine_game):
+    path, game = engine_game
+    rc, out = run(mpy_tree, ROOMY, "bamode_turn", "measure")
+    assert rc == 0, out
+    backgammon = figures(out, "backgammon")
+    rc, out, got = parts(mpy_tree, ROOMY, "baref_game", path, "measure")
+    assert rc == 0, out
+    assert got["deals"] == 25 and got["cuts"] == 2, got
     assert [got["ns"], got["ew"]] == game.scores, (got, game.scores)
     assert got["save"] < 2048, got  # the backgammon game's save, the keys and the deal's cards
-    assert got["last"] - got["first"] < 6 * 1024, got  # deal 1 to 25: the keys, a save buffer grown once
+    assert 0 < got["first"] and got["last"] - got["first"] < 2 * 1024, got  # deal 13 to 25: the keys
+    assert got["heap"] < backgammon["turn"] - 32 * 1024, (got, backgammon)  # the controller's code is out
     during = out.split("modules during the game ")[1].split(", after it ")[0]
     assert all(m in during for m in REFEREE), out  # (loaded while the game was refereed)
     assert out.rstrip().endswith("after it []"), out  # and gone with the mode
-    print("a refereed game: the most heap a press took %d bytes, the largest save %d bytes" % (got["heap"],
-                                                                                            got["save"]))
+    print("a refereed game: the most heap a press took %d bytes (a backgammon turn: %d), the largest save %d "
+          "bytes" % (got["heap"], backgammon["turn"], got["save"]))
+
+
+def test_the_whole_refereed_game_runs_in_the_boards_heap(mpy_tree, engine_game):
+    path, game = engine_game
+    rc, out, got = parts(mpy_tree, BUDGET, "baref_game", path)
+    assert rc == 0, out
+    assert got["deals"] == 25 and got["cuts"] == 2 and [got["ns"], got["ew"]] == game.scores, got
+    rc, out, got = parts(mpy_tree, SMALL, "baref_game", path)  # (a heap far too small fails the same run)
+    assert rc != 0 and "FAIL" in out and got is None, out
 
 
 MODULES = """

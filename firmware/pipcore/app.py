@@ -39,7 +39,7 @@ from pipcore import geometry as g
 from pipcore import guard
 from pipcore.compat import unload
 from pipcore.board import NLOC
-from pipcore.controller import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK, Controller, ControllerError
+from pipcore.names import CUBE_OFFERED, GAME_OVER, MATCH_OVER, MOVING, OPENING, PICK
 from pipcore.jsonbuf import JsonBuffer
 from pipcore.playcodes import play_store
 from pipcore.render import Renderer
@@ -153,6 +153,8 @@ class App:
         self.fault(guard.kind_of(failure), failure)
         self.saving = False  # never overwrite the save this start could not read; a new match saves again
         # (its record in RAM: the flash is left alone)
+        from pipcore.controller import Controller
+
         return Controller(options, variant, self.capacity, entropy=self.entropy)
 
     def _resume(self, options, variant):
@@ -165,19 +167,22 @@ class App:
         if payload:
             try:
                 data = json.loads(payload)
-                ctl = Controller.restore(data, self.capacity, self.store, self.entropy)
-                if "backalley" in data:  # the score of a Back Alley game (its damaged part refused there)
-                    self._plays = None  # a roll's store and modules make room for the mode's first
-                    unload("pipcore", ("turnmap", "steps", "reach", "showing"))
-                    from pipcore.bamode import resume
+                if "backalley" in data:  # the score of a Back Alley game: the backgammon game waits without
+                    from pipcore.bawait import resume  # its code (pipcore.bawait)
 
-                    self.mode = resume(self, data["backalley"])
+                    ctl = resume(self, data)
+                else:
+                    from pipcore.controller import Controller
+
+                    ctl = Controller.restore(data, self.capacity, self.store, self.entropy)
                 self.resumed = True
                 self._check_space()
                 return ctl
-            except (ValueError, ControllerError) as exc:
+            except ValueError as exc:  # (pipcore.controller.ControllerError too)
                 # a damaged save must not brick the board: start afresh, and say why
                 self.load_error = "the saved game was unusable: %s" % exc
+        from pipcore.controller import Controller
+
         ctl = Controller(options, variant, self.capacity, store=self.store, entropy=self.entropy)
         ctl.save_due = True
         self._check_space()
@@ -231,7 +236,7 @@ class App:
         """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
         if self.overlay is self.mode:
             unload("pipcore", ("menu", "settings", "selftest") if self.mode else (
-                "menu", "settings", "selftest", "glyphs", "bamode", "bahost", "bascore", "bacalls"))
+                "menu", "settings", "selftest", "glyphs", "bamode", "bahost", "bascore", "bacalls", "bawait"))
 
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
@@ -483,6 +488,10 @@ class App:
 
     def _rebuild(self, now):
         """A fresh controller from the last commit, fed the sensed checkers: as after a power cut."""
+        if self.mode is not None:  # the backgammon game that waits has nothing to rebuild (pipcore.bawait)
+            return
+        from pipcore.controller import Controller
+
         payload = self._unsaved
         if payload is None:
             payload = self.hw.state_store.load()
@@ -548,10 +557,12 @@ class App:
 
             drop_waiting(self)
         if self.mode is not None or variant == "backalley":
-            from pipcore.bamode import switch
+            from pipcore.bawait import switch
 
             if switch(self, variant, options):  # the board keeps a Back Alley score now
                 return
+        from pipcore.controller import Controller
+
         self.ctl.end_match()  # the match being played ends here; its record stays in the directory
         ctl = Controller(options, variant, self.capacity, store=self.store, entropy=self.entropy)
         if self.tournament is not None:

@@ -11,8 +11,9 @@ keys and the keeper to the LEDs.
 
 RAM: loaded only while the board keeps such a score (``App.mode``; the app
 imports it lazily) and unloaded when a backgammon or nardy match starts
-again. The backgammon controller waits meanwhile: a fresh one, without a
-match record, that the switches never reach.
+again. The backgammon game waits meanwhile without its code: a fresh
+game's setup, without a match record, that the switches never reach
+(``pipcore.bawait``, which also starts, resumes and ends the mode).
 
 The board (docs/backalley.md, hardware/backalley-overlay.svg): each seat
 has a quadrant of six points (``QUADRANTS``): N top left, E top right, S
@@ -73,65 +74,10 @@ _GREEN = (0, 130, 0)
 _RED = (140, 0, 0)
 
 
-def switch(app, variant, options):
-    """``App.new_game``'s hook: True when the new game is Back Alley (the board keeps its score now); else
-    the mode ends (this module leaves the heap) and the app starts the match itself."""
-    if variant != VARIANT:
-        app.mode = None
-        unload("pipcore", ("baref", "batricks", "bacards"))  # (referee mode's)
-        app.show_overlay(None)  # this module leaves the heap (once this call returns)
-        from pipcore.app import PLAY_STORE
-        from pipcore.playcodes import play_store
-
-        try:
-            app._plays = play_store(PLAY_STORE)  # the rolls of the match to come: written into one store
-        except MemoryError:
-            pass  # (each roll allocates its own)
-        return False
-    from pipcore.bahost import ba_options
-    from pipcore.controller import Controller
-
-    opts = ba_options(options)
-    old = app.ctl
-    old.end_match()  # the match being played ends here; its record stays in the directory
-    tournament = old.tournament
-    app.ctl = None
-    old = Controller(old.options if old.variant == "backgammon" else None, "backgammon", app.capacity,
-                     store=_NoRecord(), entropy=None)
-    old.end_match()  # (it keeps no record: the board keeps a card game's score)
-    old.tournament = tournament
-    app.ctl = old
-    old = None
-    _make_room(app)
-    app.mode = BaSession(app, opts)
-    app.generation += 1
-    app.saving = True
-    app._replay = []
-    app._unsaved = None
-    app.show_overlay(app.mode)
-    app.mode.commit()
-    unload("pipcore", ("bahost",))
-    return True
-
-
-class _NoRecord:
-    """The store of the backgammon controller that waits while the board keeps a Back Alley score: none."""
-
-    def begin(self, variant, players, length):
-        raise OSError("no match record while the board keeps a Back Alley score")
-
-
-def _make_room(app):
-    """What a backgammon game keeps ready leaves the heap while the board keeps a Back Alley score: the
-    store of a roll's plays and the modules of a roll and of the match record (``App`` loads them at
-    power-up; they come back with the next backgammon match: ``switch``, and imports on demand)."""
-    app._plays = None
-    unload("pipcore", ("turnmap", "steps", "reach", "showing", "recwriter"))
-
-
-def resume(app, saved):
-    """The mode of a state save (``App._resume``). A damaged part is refused whole, never half-loaded: a new
-    game starts, and the message and the LEDs say why (the damaged save stays until the first key)."""
+def restore(app, saved):
+    """The mode of a state save's ``backalley`` (``pipcore.bawait.resume``). A damaged part is refused whole,
+    never half-loaded: a new game starts, and the message and the LEDs say why (the damaged save stays until
+    the first key)."""
     from pipcore.bahost import ConfigError, ba_options
 
     try:
@@ -150,8 +96,6 @@ def resume(app, saved):
         keeper = session
     else:
         keeper = BaSession(app, opts, keeper, tricks)
-    _make_room(app)
-    unload("pipcore", ("bahost",))
     return keeper
 
 
@@ -231,6 +175,9 @@ class BaSession:
     def press(self, button, kind, now):
         if kind != _SHORT and kind != _LONG:
             return
+        # (MicroPython: the key's garbage is collected by the next quiet pass, as a backgammon event's is, so what
+        # the game keeps stays low in the heap and the free heap above it in one piece: App.quiet)
+        self.app._litter = True
         try:
             self._press(button, kind, now)
         except BackAlleyError as exc:  # the keeper refused the key and changed nothing

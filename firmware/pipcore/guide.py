@@ -38,7 +38,8 @@ class TurnGuide:
         self.transit_since = -1  # when checkers went into the hand (ms), -1 when none are
         self.tournament = False  # (the last ``show``'s: no sources nor targets lit)
         self._table = slot_table(self.mover, self.nardy)  # the mover's slot -> location
-        # (dice left, readings, message): the last "move" message, formatted again only when these change
+        # (dice left, readings and whether complete, message): the last "move" message, formatted again only
+        # when these change
         # (each new string is looked up among the interned names: about a thousand compared on the board)
         self._prompt = None
 
@@ -73,12 +74,15 @@ class TurnGuide:
         if not self.tournament:
             self._sources(tr, tr.cur)
         said = self._prompt
-        if said is None or said[0] is not tr.cur.left or said[1] != len(cands):
-            if len(cands) > 1:
+        key = len(cands) | (0x100 if complete else 0)
+        if said is None or said[0] is not tr.cur.left or said[1] != key:
+            if complete:  # a legal result that another play goes on from (4/3/off, or 4/off and a 1)
+                said = "press DONE, or move on: %s left" % _dice(tr.cur.left)
+            elif len(cands) > 1:
                 said = "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
             else:
                 said = "move: %s left" % _dice(tr.cur.left)
-            said = self._prompt = (tr.cur.left, len(cands), said)
+            said = self._prompt = (tr.cur.left, key, said)
         return said[2]
 
     def _sources(self, tr, node):
@@ -174,6 +178,8 @@ class TurnGuide:
             i += 1
         # blots already on the bar before their hitter came; the others are in hand
         early = s[obar] - k[obar] + pend
+        if s[obar] >= tr.capacity[obar] and blots_off:
+            early = blots_off  # (a clipped bar shows no blot put on it: each lifted one may be there)
         blots_in_hand = blots_off - early if early > 0 else blots_off
         lifted = 0
         to_bar = early < 0  # a hit checker in hand

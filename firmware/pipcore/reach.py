@@ -148,10 +148,11 @@ def _moved(tr, node, s):
         j += 1
         i = AT[j]
     out = []
-    if not gains:
-        return out
-    bar_up = s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     cap = tr.capacity
+    hidden = s[obar] >= cap[obar]  # the opponent's bar is clipped: a hit there shows nowhere
+    if not gains and not hidden:
+        return out
+    bar_up = hidden or s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
     # as many checkers showing up as missing: one may come from a stack the switches clip (``full``: the
     # locations of ``s`` at their capacity, a bit each, found by ``Tracker._follow``)
     if gain >= loss and tr.full:
@@ -182,8 +183,9 @@ def _moved(tr, node, s):
             table = tr._table  # (the mover's slot -> location)
             for child in kids:
                 t = table[child.to]
-                if s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i):
-                    out.append(child)  # (landing on a stack the switches clip is not seen either)
+                if (s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i)
+                        or (hidden and tr.blots[t] and node.pos.opp[tr.blots[t]])):
+                    out.append(child)  # (landing on a stack the switches clip is not seen either, nor a hit)
         elif search and tr.budget <= 0:
             tr.starved = True
         elif search and tr._reach is not None:

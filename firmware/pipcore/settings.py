@@ -127,8 +127,24 @@ class MenuSession:
         ctl = app.ctl
         if app.mode is None and ctl.phase not in (MOVING, PICK):  # no roll's plays to keep: the store's 9 KB hold
             app._plays = ctl.play_store = None  # the menu (``close`` takes them back: ``regain``)
+        self._buf = None
+        if app.mode is None and hasattr(guard.gc, "threshold"):
+            # MicroPython: Back Alley may be chosen, and its names take the pool of interned names past its next
+            # step (1,280 entries: 14 KB in one block on the unix port, 9 KB on the Pico) while the backgammon
+            # code is still in the heap (pipcore.bawait): the room is kept while the heap has it in one piece,
+            # and let go of when the menu closes (none if the heap has no such block: the menu opens all the same)
+            try:
+                self._buf = bytearray(14100)
+            except MemoryError:
+                pass
         _loading(16384)
         try:
+            from pipcore.menu import Menu
+        except MemoryError:
+            if self._buf is None:
+                raise
+            self._buf = None  # (the menu first)
+            guard.gc.collect()
             from pipcore.menu import Menu
         finally:
             _loading(-1)
@@ -191,6 +207,9 @@ class MenuSession:
         board_changed = menu.v["brightness"] != start["brightness"] or menu.v["tournament"] != start["tournament"]
         game = menu.game() if keep and menu.game_changed() else None
         self.menu = menu = None  # (show_overlay unloaded its module): its code leaves the heap before a game's comes
+        if self._buf is not None:
+            self._buf = None  # the room kept for Back Alley's names: the pool, a roll's store take it
+            guard.gc.collect()
         if game is None:
             if keep and board_changed:
                 write(app, waiting_match(app) if app.pending else None)
@@ -201,9 +220,10 @@ class MenuSession:
         mode = app.mode  # the board keeps a Back Alley score (pipcore.bamode)
         # between games a match chosen starts at once
         if mode is None and ctl.phase in (SETUP, OPENING, GAME_OVER, MATCH_OVER) or mode is not None and mode.idle():
+            ctl = mode = None  # (the game that ends leaves the heap before the next one's code comes in)
             app.pending = False
             write(app)
-            if mode is None and variant == "backalley":  # the mode's code and names come in where a roll's were
+            if app.mode is None and variant == "backalley":  # the mode's code and names come in where a roll's were
                 unload("pipcore", ("turnmap", "steps", "reach", "showing"))
             _loading(16384)
             try:

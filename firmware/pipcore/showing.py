@@ -45,7 +45,7 @@ def at_done(tr, sensed):
         seen = {}
         for n in cands:
             seen[n.pos.key()] = 1
-        best = [None, []]
+        best = [None, [], []]
         tr._consider([tr.root], s, best, {}, True)  # a host's play: the positions on its way
         if best[0] == 0:
             for n in best[1]:

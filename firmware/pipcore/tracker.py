@@ -368,7 +368,8 @@ class Tracker:
         return True
 
     def _follow(self, s, budget):
-        best = [None, []]  # [score: checkers in hand << 8 | adjustments, nodes]
+        # [score: checkers in hand << 8 | adjustments, nodes, nodes as many in hand with more adjustments]
+        best = [None, [], []]
         seen = {}
         self.budget = budget
         self.starved = False
@@ -420,13 +421,39 @@ class Tracker:
                 if done:
                     nodes = done
             if len(nodes) > 1:
-                nodes = self._by_nearness(nodes, score != 0)
+                nodes = self._by_nearness(nodes, score >> 8 != 0)
+        if score >> 8 and best[2] and self._blot_held(nodes, s):
+            # every best reading holds a blot in hand while the bar shows another hit: a reading as
+            # many in hand with more adjustments that is nearer to the last one is kept instead (a blot
+            # barred early while a move hides on a full stack reads as well as an unseen hit)
+            near = self._by_nearness(best[1] + best[2], False)
+            for n in near:
+                if n not in nodes:
+                    nodes = near
+                    break
         self._set_cur(nodes[0])
         self.cands = nodes
         self.hand = score >> 8
         kind = AT_REST if not score else (ADJUST if not score >> 8 else IN_HAND)
         self.kind = kind
         return kind
+
+    def _blot_held(self, nodes, s):
+        """True if each of ``nodes`` reads ``s`` with an opponent's blot off its point and not on the bar."""
+        o = BAR0 + 1 - self.mover
+        for node in nodes:
+            k = node.key
+            barred = s[o] - k[o]  # blots on the bar before their hitter
+            lifted = 0
+            for i in self.blot_locs:
+                d = s[i] - k[i]
+                if d == -1 and node.pos.opp[self.blots[i]]:
+                    lifted += 1
+                elif d > 0:
+                    barred += 1  # (a hit still on its point: its checker is not on the bar yet)
+            if lifted <= barred or not lifted:
+                return False
+        return True
 
     def _landed_lifted(self, s):
         """True if a checker is missing where one landed this turn (it may be read from before)."""
@@ -495,6 +522,8 @@ class Tracker:
         if back:
             nodes = self.cands
         stack = []
+        o = BAR0 + 1 - self.mover
+        hidden = s[o] >= self.capacity[o]  # the opponent's bar is clipped: a hit moves no count
         while True:
             for start in nodes:
                 stack.append(start)
@@ -507,18 +536,24 @@ class Tracker:
                     if got >= 0:
                         old = best[0]
                         if old is None or got >> 8 < old:
+                            if old is not None and got >> 16 == old >> 8:
+                                best[2] += best[1]  # as many in hand, more adjustments: kept aside
+                            else:
+                                best[2] = []
                             best[0] = got >> 8
                             best[1] = [node]
                         elif got >> 8 == old:
                             best[1].append(node)
-                        if not got & 0xFF:
+                        elif got >> 16 == old >> 8:
+                            best[2].append(node)
+                        if not got & 0xFF and not hidden:
                             continue  # nothing sensed beyond this node: moving more only adds checkers out of place
                     if expand:
                         stack.extend(self._moved(node, s))
             if not back:
                 return
             back = False
-            expand = best[0] is None or best[0] & 0xFF
+            expand = best[0] is None or best[0] & 0xFF or hidden
             if not expand and not self._landed_lifted(s):
                 return
             nodes = []
@@ -534,38 +569,57 @@ class Tracker:
         hit checkers still on their points (sensed one more there, one less
         on the bar) and blots already on the bar before their hitter came
         (sensed one less on the point, one more on the bar; only while dice
-        are left). ``surplus``: locations showing more than ``node``. (One
+        are left and a checker may still hit them). ``surplus``: locations showing more than ``node``. (One
         int, and locals reused: a frame of 12 locals and stack slots, or a
         tuple, is allocated on the heap, slow in a game's fragmented heap.)
         """
         differ(s, node.key)  # (into AT: the locations that differ, then 255; a native pass where there is one)
         got = 0  # hits pending << 16 | blots lifted << 8 | checkers in hand
-        j = 0
-        i = AT[0]
-        while i < NLOC:
-            if i != BAR0 + 1 - self.mover:
-                d = s[i] - node.key[i]
+        i = 0  # (``AT[i]``: the location; read in place, a frame of 12 slots would go on the heap)
+        while AT[i] < NLOC:
+            if AT[i] != BAR0 + 1 - self.mover:
+                d = s[AT[i]] - node.key[AT[i]]
                 if d > 0:
-                    if d > 1 or not self.blots[i] or node.pos.opp[self.blots[i]]:
+                    if d > 1 or not self.blots[AT[i]] or node.pos.opp[self.blots[AT[i]]]:
                         return -1
                     got += 0x10000
-                elif d == -1 and self.blots[i] and node.pos.opp[self.blots[i]]:
+                elif d == -1 and self.blots[AT[i]] and node.pos.opp[self.blots[AT[i]]]:
+                    d = 25 - self.blots[AT[i]]
+                    if not self._hitter(node, d):
+                        return -1  # a blot lifted that no checker can still hit: not on its way to the bar
                     got += 0x100
                 else:
                     got -= d
-            j += 1
-            i = AT[j]
+            i += 1
         q = self._unseen(node) if self.full else 0
         d = (got & 0xFF) + q  # in hand
         q = got >> 8 & 0xFF  # blots lifted
         got >>= 16  # hits pending (a surplus each)
         i = BAR0 + 1 - self.mover  # the opponent's bar: blots barred early
-        i = s[i] - node.key[i] + got
+        if s[i] >= self.capacity[i] and q:
+            i = q  # (a clipped bar shows no blot put on it: each lifted one may be there)
+        else:
+            i = s[i] - node.key[i] + got
         if i > 0:
             if i > q or not node.left:
                 return -1
             return ((d + q - i) << 8 | got + i) << 8 | got + 1
         return ((d + q - i) << 8 | got) << 8 | got
+
+    def _hitter(self, node, m):
+        """True if a checker of the mover stands a throw of ``node``'s dice behind its point ``m``
+        (a necessary condition for hitting there; points on the way are not checked)."""
+        me = node.pos.me
+        left = node.left
+        x = 0
+        for d in left:  # the sums of the first dice (doubles: all), and the second die alone
+            x += d
+            if m + x <= 25 and me[m + x]:
+                return True
+        if len(left) == 2:
+            x = m + left[1]
+            return x <= 25 and me[x] > 0
+        return False
 
     def _unseen(self, node):
         """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs

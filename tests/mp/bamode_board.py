@@ -1,8 +1,8 @@
-"""The board of the Back Alley heap tests (tests/test_bamode_heap.py), pressed as people press it.
+"""The board of the Back Alley heap tests (tests/test_bamode_heap.py, test_baref_heap.py), pressed as people press it.
 
-Used by ``bamode_game`` (the Back Alley game) and ``bamode_turn`` (the
-backgammon turn it is measured against), which tests/test_bamode_heap.py runs
-under the unix MicroPython with a fixed heap, the firmware and these modules
+Used by ``bamode_game`` (the scorekeeper's game), ``baref_game`` (a refereed
+game) and ``bamode_turn`` (the backgammon turn they are measured against),
+which the tests run under the unix MicroPython with a fixed heap, the firmware and these modules
 compiled to .mpy as ``pipboard deploy`` compiles the firmware (a Pico
 compiles only the script it runs; its helpers are deployed, as
 ``pipbench_board`` is for tests/pico/bench_controller.py). Each holds only
@@ -24,15 +24,15 @@ import gc
 import os
 import sys
 
-MODE_MODULES = ("pipcore.bamode", "pipcore.baview", "pipcore.bascore", "pipcore.bacalls", "pipcore.glyphs",
-                "pipcore.backalley", "pipcore.menu", "pipcore.settings")
 FOLDER = os.getenv("PIPBOARD_BAMODE_FLASH") or "bamode_heap.tmp"  # the test gives a temporary folder
 MEASURE = "measure" in sys.argv
 peak = 0  # the most heap a press or a change took (measured)
 
 
 def loaded():
-    return [m for m in MODE_MODULES if m in sys.modules]
+    """The modules of the mode (``pipcore.ba*``), the menu's too, loaded now (sorted)."""
+    mode = ("pipcore.ba", "pipcore.glyphs", "pipcore.menu", "pipcore.settings")  # (a constant: interns no names)
+    return sorted(m for m in sys.modules if m[:10] == mode[0] or m in mode)
 
 
 def idle():
@@ -124,7 +124,9 @@ class Rig:
     def state(self):
         """What the board shows, as the fields of the snapshot's ``backalley`` the harness reads, from the mode
         itself: the module that writes the host's snapshot (``pipcore.bahost``, 4 KB) stays out of the heap,
-        as at a table where no host asks (tests/test_bamode_protocol.py reads the snapshot itself)."""
+        as at a table where no host asks (tests/test_bamode_protocol.py reads the snapshot itself). (Referee
+        mode's fields: ``baref_play.board_state``, loaded only once the mode is on: the harness's names count in
+        the heap measured, and the backgammon board with its menu stays under the interned names' step.)"""
         mode = self.app.mode
         k = mode.keeper
         seat = mode.actor()
@@ -133,9 +135,10 @@ class Rig:
                 "scores": {"NS": k.scores[0], "EW": k.scores[1]} if k else None}
 
 
-def choose_game(rig, steps):
-    """The menu, held open; the game item stepped ``steps`` times (TAKE up, DROP down); OK. A menu that does
-    not open (out of heap) is a failure, not a board that never had one."""
+def choose_game(rig, steps, referee=False):
+    """The menu, held open; the game item stepped ``steps`` times (TAKE up, DROP down); ``referee``: referee
+    mode turned on, on the next item; OK. A menu that does not open (out of heap) is a failure, not a board
+    that never had one."""
     g = rig.g
     app = rig.app
     faults = app.faults
@@ -144,6 +147,9 @@ def choose_game(rig, steps):
         raise MemoryError("the menu did not open (fault %r; error %r)" % (app.last_fault, app.error))
     for _ in range(abs(steps)):
         rig.press(g.BTN_WHITE_TAKE if steps > 0 else g.BTN_WHITE_DROP)
+    if referee:
+        rig.press(g.BTN_MENU)
+        rig.press(g.BTN_WHITE_TAKE)
     rig.press(g.BTN_WHITE_ROLL)
     if app.overlay is not app.mode:
         raise MemoryError("the menu did not close (fault %r; error %r)" % (app.last_fault, app.error))

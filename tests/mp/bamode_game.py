@@ -13,7 +13,9 @@ through two power cuts: ``micropython -m bamode_game PART`` with PART 0, 1, 2.
   goes.
 * 1: the board powers up from its flash in a fresh heap (the mode must
   resume where it was) and keys on up to the second cut (in deal 19, after
-  the trump and two calls).
+  the trump and two calls); in the middle of deal 16 (after its trump and
+  two calls) the menu is opened over the game and left: the game goes on
+  where it was.
 * 2: powers up again, keys the rest of the game, then the menu chooses
   backgammon again, after which the mode's modules must have left the heap.
 
@@ -28,10 +30,11 @@ import bamode_board
 from bamode_board import Flash, Rig, choose_game, idle, loaded, run
 
 CUTS = ((12, 0), (18, 3))  # where the power goes: (deals counted, key of the deal) before the key
+MENU_AT = (15, 3)  # where the menu is opened over the game and left
 
 
 def keys(part):
-    """The keys of ``part`` in the order keyed: (deals counted before it, its text)."""
+    """The keys of ``part`` in the order keyed: (deals counted before it, key of the deal, its text)."""
     from bamode_play import Lcg, deal_texts, deals
 
     at = 0  # cuts passed
@@ -52,7 +55,7 @@ def keys(part):
             if at > part:
                 return
         if at == part:
-            yield counted, text
+            yield counted, i, text
 
 
 def key_all(rig, part):
@@ -62,11 +65,17 @@ def key_all(rig, part):
     app = rig.app
     save = 0
     first = True
-    for counted, text in keys(part):
+    for counted, i, text in keys(part):
         if first and part and rig.state()["deal"] != counted + 1:
             print("FAIL: the board resumed at deal %d, not %d" % (rig.state()["deal"], counted + 1))
             return None
         first = False
+        if (counted, i) == MENU_AT:  # the menu over the game, left as it was
+            shown = rig.state()
+            choose_game(rig, 0)
+            if app.mode is None or rig.state() != shown:
+                print("FAIL: the menu over the game lost it: %r, not %r" % (app.mode and rig.state(), shown))
+                return None
         try:
             Keyer(rig.press, rig.state).key(text)
         except AssertionError as exc:  # (the board showed something else: say what the board said)

@@ -57,6 +57,62 @@ class CardKeyer(Keyer):
             self._press(self.button(seat, ROLL))
 
 
+def board_state(rig):
+    """``bamode_board.Rig.state()`` and referee mode's fields ``CardKeyer`` reads (``trump``; ``referee``'s
+    ``to_act``, ``showing_last``, ``entry``), from the mode itself, as a person reads its LEDs (the host's
+    snapshot module stays out of the heap)."""
+    from pipcore.bacards import card_text
+    from pipcore.bascore import trump_name
+
+    st = rig.state()
+    mode = rig.app.mode
+    t = mode.ref.tricks if mode.ref is not None else None
+    if t is not None:
+        done = t.to_act is None
+        st["trump"] = trump_name(mode.keeper.trump)
+        st["referee"] = {"to_act": None if done else "NESW"[t.to_act], "showing_last": mode.ref.showing(),
+                         "entry": None if done else card_text(t.entry)}
+    return st
+
+
+def code_text(card):
+    """``"AS"``, ``"10H"``, ``"BJ"`` of a card code (written here: the board's own module would be loaded before
+    its time)."""
+    if card >= 52:
+        return "BJ" if card == 53 else "LJ"
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def game_actions(path):
+    """The keys and cards of a game file (tests/test_baref_heap.py writes it: one line a deal, ``TRUMP CALLS
+    CARDS``, the trump 0-3 or 4 for a joker, the calls one hex digit each in bidding order (f Board), the cards
+    two hex digits each in play order, 40 added to a trump led on the leader's word; no cards: a redeal),
+    North dealing first, in the order keyed: (deals counted before it, its number in the deal (the trump 0, the
+    calls 1-4, the cards from 5), the action: a key's text or ``(card text, the leader's word)``)."""
+    from bamode_play import call_text
+
+    yield 0, -1, "N"
+    counted = 0
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if not words:
+                continue
+            yield counted, 0, "CDHSJ"[int(words[0])]
+            boards = 0
+            for i in range(4):
+                call = int(words[1][i], 16)
+                call = -1 if call == 15 else call
+                yield counted, 1 + i, call_text(call, boards)
+                boards += call == -1
+            cards = words[2] if len(words) > 2 else ""
+            for i in range(0, len(cards), 2):
+                v = int(cards[i:i + 2], 16)
+                yield counted, 5 + i // 2, (code_text(v & 63), bool(v & 64))
+            if cards:
+                counted += 1
+
+
 class Lcg:
     def __init__(self, seed):
         self.state = seed

@@ -223,6 +223,51 @@ def test_a_damaged_save_is_refused_whole():
     assert state(bench)["phase"] == "dealer" and "not a Back Alley save" in state(bench)["refused"]
 
 
+def test_the_backgammon_game_waits_without_its_code_as_a_fresh_game_shows_it():
+    """While the board keeps a Back Alley score the backgammon game waits as a stand-in of its controller
+    (pipcore.bawait.Waiting): a host reads it as it reads a fresh game of the same options (the snapshot's
+    backgammon fields, the Match ID), and its part of the save (the options, tournament mode) reads back."""
+    from pipcore.bawait import Waiting
+    from pipcore.controller import Controller
+
+    # (not its clock: a match with one starts it with the match, not while it waits: ``clock`` None)
+    fields = ("variant", "phase", "mover", "cube", "owner", "dice", "result", "pending", "fair", "game_no",
+              "record_count", "display", "want_roll", "transit_since", "coach", "pick")
+    for options in ({}, {"matchLength": 5}, {"matchLength": 1}, {"matchLength": 7, "crawford": False},
+                    {"jacoby": True}, {"matchLength": 3, "crawford": True}, {"matchLength": 2, "cubeEnabled": False},
+                    {"beavers": True, "autoDoubles": 2}, {"clock": "simple", "matchLength": 3}):
+        fresh = Controller(options, "backgammon")
+        waiting = Waiting({"options": options, "tournament": True})
+        assert waiting.options == fresh.options, options
+        assert waiting.match_id() == fresh.match_id(), (options, waiting.match_id(), fresh.match_id())
+        assert waiting.position_id() == fresh.pos.position_id() and waiting.phase_name() == fresh.phase_name()
+        for name in fields:
+            assert getattr(waiting, name) == getattr(fresh, name), (name, getattr(waiting, name))
+        assert list(waiting.scores) == list(fresh.scores) and list(waiting.dice_left()) == list(fresh.dice_left())
+        again = Waiting(json.loads(json.dumps(waiting.snapshot())))
+        assert again.options == fresh.options and again.tournament is True and waiting.clock is None
+    for damaged in ({}, {"options": "none", "tournament": False}, {"options": {"matchLength": -3}, "tournament": 0}):
+        try:
+            Waiting(damaged)
+        except ValueError:
+            continue
+        raise AssertionError("a damaged waiting game was taken: %r" % (damaged,))
+
+
+def test_a_damaged_waiting_game_in_the_save_is_refused_whole():
+    bench = start({"dealer": "S"})
+    keyer(bench).key("S")
+    store = bench.app.hw.state_store
+    data = json.loads(bytes(store.load()))
+    # the game that waits is saved by its options, not as a controller's state
+    assert data["waiting"] and data["variant"] == "backgammon" and "ref" not in data, data
+    data["options"] = {"matchLength": -3}
+    store.save(json.dumps(data).encode())
+    bench = Bench(bench.flash)
+    assert bench.app.mode is None and bench.app.ctl.variant == "backgammon", bench.app.mode
+    assert "unusable" in bench.app.load_error and "matchLength" in bench.app.load_error, bench.app.load_error
+
+
 def test_the_menu_over_the_game_and_the_way_back_to_backgammon():
     bench = start({"dealer": "W"})
     k = keyer(bench)

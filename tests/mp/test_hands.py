@@ -10,7 +10,7 @@ runs 20,000 under CPython).
 """
 
 import hands
-from pipcore.names import M_CAND_FROM, M_ERROR, M_FIX_FROM, MOVING, PICK, TURN_START
+from pipcore.names import M_CAND_FROM, M_ERROR, M_FIX_FROM, M_FIX_TO, MOVING, PICK, TURN_START
 
 # (the issue's sequence, what the record says of the play)
 SEQUENCES = (
@@ -20,6 +20,20 @@ SEQUENCES = (
     ("kqcwEirgCZ7BUA,0,2,4 22-b 25+b 24-w 22+w 7-w 3+w", None),  # blot barred before the hitter lands
     ("+wxAQji+dyASAA,0,2,6 4-b 25+b 12-w 4+w", None),
     ("lE/wASjEV/ABIQ,0,3,1 6-w 5+w 5-w 3+w 5-w 4+w", "7/4 6/5"),  # set down, then moved straight on
+    # found by the soak (make soak): a blot barred early while a move is hidden on a full stack (not
+    # read as 8/7* with the barred checker from another point, which no checker could still hit)
+    ("58GUgwCFP4kYBA,1,2,1 16-b 18+b 9-w 24+w 8-b 9+b", "16/15* 8/6"),
+    # the same with the 5 and 2: read as 8/3* with the blot in hand it would be put back (a blot in
+    # hand still has to reach the bar, an adjustment as well)
+    ("YA0e0DLCT8OAKA,0,2,5 7-w 5+w 17-b 25+b 22-w 17+w", "23/18* 8/6"),
+    # and not when the checker off its point was hit on the way (a 3-3 through a blot lifted early)
+    ("tG0BExLzCQSAPQ,1,3,3 19-b 22-w 24+w 22+b 16-w 13-b 22+b 24+w", "11/8*/5/2* 5/2"),
+    # a legal result another play goes on from: DONE is offered, not only the 1 left
+    ("35cQiACfXwAAAA,0,5,1 3-w 26+w", "4/3/off"),
+    # the opponent's bar full (six or more): a hit shows on no switch; the blot lifted early is barred
+    ("HLBEAn7vvAWAAA,0,1,6 11-b 25+b 17-w 11+w 3-w 2+w", "18/12* 4/3"),
+    # two blots barred early in a 3-3: the reading nearest the last one is kept, not a far one
+    ("PgMpBQfgALA3Uw,1,3,3 6-b 9+b 9-w 24+w 25-b 2+b 12-w 24+w 9-b 12+b 18-b 21+b", "bar/22 18/15*/12* 6/3"),
 )
 
 
@@ -38,6 +52,19 @@ def test_a_blot_on_the_bar_before_its_hitter_never_flashes():
         counts[loc] += delta
         ctl.step(("board", bytes(counts)), 100)
         assert M_ERROR not in list(ctl.marks) and ctl.phase == MOVING, ctl.message
+
+
+def test_a_blot_lifted_towards_a_full_bar_is_read_as_barred():
+    """Black has six on the bar (its switches count no more): the blot lifted may be on it already."""
+    ctl, pos, mover, dice, events = hands.scenario("HLBEAn7vvAWAAA,0,1,6 11-b")
+    counts = bytearray(ctl.sensed)
+    assert counts[25] == ctl.capacity[25]
+    for loc, delta, colour in events:
+        counts[loc] += delta
+        ctl.step(("board", bytes(counts)), 100)
+    marks = list(ctl.marks)
+    assert M_FIX_TO not in marks and M_ERROR not in marks, (marks, ctl.message)
+    assert ctl.message.endswith("(the hit checker is on the bar)"), ctl.message
 
 
 def test_two_ways_through_blots_are_offered_not_ordered():
