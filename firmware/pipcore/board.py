@@ -29,27 +29,12 @@ TRAY0 = const(26)  # geometry.LOC_OFF_WHITE
 DEFAULT_CAPACITY = geometry.CAPACITY
 
 # Where two count arrays differ (``differ``): the locations in order, then 255. One buffer for the core:
-# each user reads it before anything else calls ``differ``.
-AT = bytearray(NLOC + 1)
-
-
-def differ(a, b):
-    """Write into ``AT`` the locations where the counts ``a`` and ``b`` differ, in order, then 255; return
-    how many. (``pipcore.native.differ`` in native code where the port has it: the tracker asks at every
-    node it judges.)"""
-    m = 0
-    for i in range(len(a)):
-        if a[i] != b[i]:
-            AT[m] = i
-            m += 1
-    AT[m] = 255
-    return m
-
-
+# each user reads it before anything else calls ``differ``. (``pipcore.native``'s where the port runs native
+# code: the tracker asks at every node it judges; else ``pipcore.plain``'s, the same in bytecode.)
 try:
-    from pipcore.native import AT, differ  # noqa: F401, F811
-except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop above
-    pass
+    from pipcore.native import AT, differ  # noqa: F401  (for the tracker, the guide, the search)
+except Exception:  # CPython, no native emitter, a .mpy for another CPU
+    from pipcore.plain import AT, differ  # noqa: F401
 
 # slot (0 = off, 1..24 points, 25 = bar) of a player's array -> location
 _SLOT_LOC = (

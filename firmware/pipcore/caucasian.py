@@ -67,10 +67,10 @@ from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import _may_move, _occupied_above, _repeats, apply_move, check_dice
 
-try:  # the fourth moves of a double appended in native code where the port has it (pipcore.native)
-    from pipcore.native import fourths
+try:  # the fourth moves of a double appended in native code where the port has it (pipcore.caunative)
+    from pipcore.caunative import extend
 except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop in ``_explore``
-    fourths = None
+    extend = None
 
 _HIGH_FIRST = const(1 << 23)  # play-code bit: the high die went first (always set for doubles)
 # A mark state is one small int: four 6-bit slots, sorted high to low, each
@@ -368,8 +368,8 @@ class Turn(ExactAndSteps, PlayList):
                         m[s] -= 1
                         m[t] += 1
                         c = code | (s << shift) | 4
-                        if not at_points and fourths is not None:
-                            fourths(m, cand, i, moving, c, plays)
+                        if not at_points and extend is not None:
+                            extend(m, cand, i, moving, c, plays)
                         elif not at_points:
                             for j in range(i, moving):
                                 if m[cand[j]]:

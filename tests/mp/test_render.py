@@ -1,4 +1,4 @@
-"""The renderer: marks to location pixels; the native frame loop (``pipcore.native.paint``) writes what the
+"""The renderer: marks to location pixels; the native frame loop (``pipcore.native.draw``) writes what the
 plain one does."""
 
 from pipcore import geometry as g
@@ -8,14 +8,8 @@ from pipdrivers.leds import Pixels
 
 
 def _plain_pixels():
-    """Pixels whose ``put`` is the plain one: the renderer then runs its own loop."""
-    if not hasattr(Pixels, "_put"):  # (no native code on this port: every Pixels is plain)
-        return Pixels(g.LEDS, lambda buf: None)
-
-    class Plain(Pixels):
-        put = Pixels._put
-
-    return Plain(g.LEDS, lambda buf: None)
+    """Pixels without native code: the renderer then runs its loop in bytecode (``pipcore.plain.draw``)."""
+    return Pixels(g.LEDS, lambda buf: None, use_native=False)
 
 
 def _state(px, r):
@@ -50,7 +44,7 @@ def test_the_native_loop_draws_what_the_plain_one_does():
     arch = getattr(sys.implementation, "_mpy", 0) >> 10
     native = Pixels(g.LEDS, lambda buf: None)
     if sys.implementation.name == "micropython" and arch:
-        assert render.paint is not None and type(native).put is render.put  # the native loop is the one run
+        assert render.native is not None and native._mix is render.native.mix  # the native loop is run
     plain = _plain_pixels()
     counts_a = bytearray(NLOC)
     counts_b = bytearray(NLOC)
