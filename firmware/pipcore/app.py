@@ -352,6 +352,8 @@ class App:
             self.overlay.press(button, kind, now)
             return
         if kind == _LONG and button == g.BTN_MENU:
+            if hasattr(guard.gc, "threshold"):  # its code loads collected as it goes (pipcore.settings: the room
+                guard.gc.threshold(16384)  # Back Alley's names need is then found in one piece; it sets it back)
             from pipcore.settings import MenuSession
 
             self.show_overlay(MenuSession(self))

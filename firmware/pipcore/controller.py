@@ -42,7 +42,7 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 ``frame`` (bumped whenever the marks change).
 """
 
-from pipcore.board import AT, DEFAULT_CAPACITY, NLOC, TRAY0, differ, fill_counts
+from pipcore.board import index, DEFAULT_CAPACITY, NLOC, TRAY0, find, fill_counts
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
 from pipcore.owners import refusal
@@ -270,13 +270,13 @@ class Controller(ControllerViews):
         s = self.sensed
         cap = self.capacity
         if type(counts) is bytearray:  # (the scan's: only the locations that changed, found in one pass)
-            differ(counts, s)
+            find(counts, s)
             c = 0
-            i = AT[0]
+            i = index[0]
             while i < NLOC:
                 s[i] = counts[i] if counts[i] < cap[i] else cap[i]
                 c += 1
-                i = AT[c]
+                i = index[c]
         else:
             for i in range(NLOC):
                 c = counts[i]

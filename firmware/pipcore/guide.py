@@ -9,7 +9,7 @@ long, the play a host gave, the candidates to pick from. It knows nothing
 of the cube, the score or the phases.
 """
 
-from pipcore.board import AT, BAR0, NLOC, differ, loc_point, owner_at, slot_loc, slot_table
+from pipcore.board import index, BAR0, NLOC, find, loc_point, owner_at, slot_loc, slot_table
 from pipcore.names import (M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE,
                            M_PLAY_FROM, M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, NOBODY)
 from pipcore.tracker import AT_REST, WRONG
@@ -165,10 +165,10 @@ class TurnGuide:
         pend = 0
         blots_off = 0
         diff = 0  # bit i: location i shows other than ``node`` (the opponent's bar aside)
-        differ(s, k)  # (the locations that differ, in ``AT``)
+        find(s, k)  # (the locations that differ, in ``index``)
         i = 0
-        while AT[i] < NLOC:
-            d = AT[i]
+        while index[i] < NLOC:
+            d = index[i]
             if d != obar:
                 diff |= 1 << d
                 if s[d] > k[d]:
@@ -227,9 +227,9 @@ class TurnGuide:
         mark = self.mark
         deficit = []
         surplus = False
-        differ(s, k)  # (the locations that differ, in ``AT``)
+        find(s, k)  # (the locations that differ, in ``index``)
         j = 0
-        i = AT[0]
+        i = index[0]
         while i < NLOC:
             if s[i] > k[i]:
                 mark(i, M_ERROR, NOBODY)
@@ -237,7 +237,7 @@ class TurnGuide:
             else:
                 deficit.append(i)
             j += 1
-            i = AT[j]
+            i = index[j]
         if deficit:
             mark(deficit[0], M_FIX_TO, owner_at(cur.pos, mover, deficit[0], nardy))
             for i in deficit[1:]:

@@ -1,13 +1,13 @@
 """The hot loops of a settled change and of a roll in native code (``@micropython.viper``), where the port
 has the native emitter.
 
-* ``differ``: a settled change judges the sensed counts against several
+* ``find``: a settled change judges the sensed counts against several
   nodes of the turn (``pipcore.tracker``, ``pipcore.reach``, ``pipcore.guide``),
   and each judgement walked the 28 locations in bytecode to find the few where
   two count arrays differ; here it is one native pass.
 * ``count``: a double's steps (``pipcore.steps``) first read the moves made
   from each point, a pass over the 25 points at every step the tracker asks.
-* ``thirds``: a double's generator (``pipcore.rules``) appends a play per
+* ``expand``: a double's generator (``pipcore.rules``) appends a play per
   fourth move; the 2,226-play 1-1 spends most of its time in its last two
   moves (the Caucasian generator's loop is ``pipcore.caunative``'s, loaded
   only with it).
@@ -31,16 +31,16 @@ its next step (tests/bench/README.md).
 
 import micropython
 
-AT = bytearray(29)  # (``pipcore.board.AT``: the locations found, then 255)
+index = bytearray(29)  # (``pipcore.board.index``: the locations found, then 255)
 
 
 @micropython.viper
-def differ(a, b) -> int:
-    """Write into ``AT`` the indices where ``a`` and ``b`` (28 bytes each) differ, in order, then 255;
+def find(a, b) -> int:
+    """Write into ``index`` the indices where ``a`` and ``b`` (28 bytes each) differ, in order, then 255;
     return how many. Allocates nothing."""
     p = ptr8(a)  # noqa: F821  (viper built-ins)
     q = ptr8(b)  # noqa: F821
-    o = ptr8(AT)  # noqa: F821
+    o = ptr8(index)  # noqa: F821
     n = int(len(a))
     m = 0
     i = 0
@@ -91,7 +91,7 @@ def count(counts, base, me, closed, srcs, d: int) -> int:
 
 
 @micropython.viper
-def thirds(m, cand, i: int, moving: int, d: int, code: int, codes) -> int:
+def expand(m, cand, i: int, moving: int, d: int, code: int, codes) -> int:
     """``pipcore.rules._double_search`` at its third move, where no checker can bear off: for each
     candidate ``cand[i:moving]`` holding a checker in ``m``, the third move made and, for each fourth
     from there on, the play ``code`` with both sources appended to ``codes`` (``m`` put back). Stops at
@@ -165,17 +165,19 @@ def mix(out, layers, scales) -> int:
 
 @micropython.viper
 def draw(pixels, marks, players, counts, lit, shown, chain, style) -> int:
-    """``pipcore.render.Renderer.draw``: the marks of the 28 locations onto their pixels (``Pixels.put``
-    inline), only where a location's mark, colour or count changed (``lit``: 1 + the slot lit;
-    ``shown``: an ``array('H')`` of what is lit; ``style``: the render table). Returns 1 if a mark
-    blinks or pulses."""
-    buf = pixels._effect
-    n = int(len(buf))
-    p = ptr8(buf)  # noqa: F821  (viper built-ins)
+    """``pipcore.render.Renderer.draw``: the marks of the 28 locations onto their pixels (written into
+    ``pixels``' layers as ``Pixels.put`` writes them), only where a location's mark, colour or count
+    changed (``lit``: 1 + the slot lit; ``shown``: an ``array('H')`` of what is lit; ``style``: the render
+    table). Returns 1 if a mark blinks or pulses."""
+    eff = ptr8(pixels._effect)  # noqa: F821  (viper built-ins)
+    layers = pixels._layers
+    lay0 = ptr8(layers[0])  # noqa: F821
+    lay1 = ptr8(layers[1])  # noqa: F821
+    lay2 = ptr8(layers[2])  # noqa: F821
     ld = ptr32(pixels._load)  # noqa: F821
-    size = (3 * n + 3) & ~3  # (``put``'s layout)
-    at = (n + 3) & ~3
-    order = at + 3 * size
+    ro = int(pixels._ro)
+    go = int(pixels._go)
+    bo = int(pixels._bo)
     m = ptr8(marks)  # noqa: F821
     pl = ptr8(players)  # noqa: F821
     c = ptr8(counts)  # noqa: F821
@@ -220,30 +222,29 @@ def draw(pixels, marks, players, counts, lit, shown, chain, style) -> int:
                 light = base + k * 6 + (slot if k & 1 else 5 - slot)
                 lt[loc] = slot + 1
                 sh[loc] = key
-        if dark >= 0:  # (``put(dark, 0)``)
-            cur = int(p[dark])
-            o = at + size * cur + 3 * dark
-            ld[cur] -= int(p[o]) + int(p[o + 1]) + int(p[o + 2])
-            p[o] = 0
-            p[o + 1] = 0
-            p[o + 2] = 0
-            p[dark] = 0
-        if light >= 0:  # (``put(light, code)``)
-            cur = int(p[light])
-            o = at + size * cur + 3 * light
-            ld[cur] -= int(p[o]) + int(p[o + 1]) + int(p[o + 2])
-            p[o] = 0
-            p[o + 1] = 0
-            p[o + 2] = 0
+        while dark >= 0 or light >= 0:  # (``put(dark, 0)`` then ``put(light, code)``)
+            i = dark if dark >= 0 else light
+            cur = int(eff[i])
+            o = 3 * i
+            lay = lay0 if cur == 0 else (lay1 if cur == 1 else lay2)
+            ld[cur] -= int(lay[o]) + int(lay[o + 1]) + int(lay[o + 2])
+            lay[o] = 0
+            lay[o + 1] = 0
+            lay[o + 2] = 0
+            if dark >= 0:
+                eff[i] = 0
+                dark = -1
+                continue
             cur = code >> 24
-            p[light] = cur
-            o = at + size * cur + 3 * light
+            eff[i] = cur
+            lay = lay0 if cur == 0 else (lay1 if cur == 1 else lay2)
             r = (code >> 16) & 255
             g = (code >> 8) & 255
             b = code & 255
-            p[o + p[order]] = r
-            p[o + p[order + 1]] = g
-            p[o + p[order + 2]] = b
+            lay[o + ro] = r
+            lay[o + go] = g
+            lay[o + bo] = b
             ld[cur] += r + g + b
+            light = -1
         loc += 1
     return out

@@ -2,7 +2,7 @@
 
 CPython, the WebAssembly MicroPython, CircuitPython and a ``.mpy`` built for
 another CPU cannot load ``pipcore.native``; the modules that use it then import
-the same work in bytecode from here (``pipcore.board.differ``,
+the same work in bytecode from here (``pipcore.board.find``,
 ``pipcore.steps.count``, ``pipcore.render.Renderer.draw``, and the LED
 driver's mix, ``pipdrivers.leds.Pixels.show``: through ``framebuf``'s palette
 blits where the port has it, else a loop). The board, which
@@ -14,18 +14,18 @@ test_rules_steps.py, test_render.py, test_native.py).
 from pipcore import geometry as g
 from pipcore.position import BAR
 
-AT = bytearray(g.LOCATIONS + 1)  # (``pipcore.board.AT``)
+index = bytearray(g.LOCATIONS + 1)  # (``pipcore.board.index``)
 
 
-def differ(a, b):
-    """Write into ``AT`` the locations where the counts ``a`` and ``b`` differ, in order, then 255; return
+def find(a, b):
+    """Write into ``index`` the locations where the counts ``a`` and ``b`` differ, in order, then 255; return
     how many."""
     m = 0
     for i in range(len(a)):
         if a[i] != b[i]:
-            AT[m] = i
+            index[m] = i
             m += 1
-    AT[m] = 255
+    index[m] = 255
     return m
 
 

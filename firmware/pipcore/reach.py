@@ -8,7 +8,7 @@ checker from ``p`` to ``q`` (each way through the dice: hits on the way
 differ), judged by the turn's own ``steps``.
 """
 
-from pipcore.board import AT, BAR0, NLOC, differ, loc_point, slot_table
+from pipcore.board import index, BAR0, NLOC, find, loc_point, slot_table
 from pipcore.rules import apply_move
 
 
@@ -134,9 +134,9 @@ def _moved(tr, node, s):
     losses = []
     gain = 0
     loss = 0
-    differ(s, k)  # (the locations that differ, in ``AT``)
+    find(s, k)  # (the locations that differ, in ``index``)
     j = 0
-    i = AT[0]
+    i = index[0]
     while i < NLOC:
         d = s[i] - k[i]
         if d > 0:
@@ -146,7 +146,7 @@ def _moved(tr, node, s):
             losses.append(i)
             loss -= d
         j += 1
-        i = AT[j]
+        i = index[j]
     out = []
     cap = tr.capacity
     hidden = s[obar] >= cap[obar]  # the opponent's bar is clipped: a hit there shows nowhere

@@ -39,9 +39,9 @@ from pipcore.playcodes import CodeStore, PlayList, compact
 from pipcore.position import BAR, CHECKERS
 
 try:  # a double's third and fourth moves in native code where the port has it (pipcore.native)
-    from pipcore.native import thirds
+    from pipcore.native import expand
 except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop in ``_double_search``
-    thirds = None
+    expand = None
 
 SINGLE = const(1)
 GAMMON = const(2)
@@ -135,11 +135,11 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
             return best
         return _double_end(m, depth, code, plays, best)
     # depth 2: the third move, and the fourth counted in line
-    if thirds is not None and outside > 1:  # (no bear-off can come: the loop below in native code)
+    if expand is not None and outside > 1:  # (no bear-off can come: the loop below in native code)
         i = i0
         while i < moving:
             k = len(codes)
-            i = thirds(m, cand, i, moving, d, code | 4, codes)  # (where it stopped << 1 | a third found)
+            i = expand(m, cand, i, moving, d, code | 4, codes)  # (where it stopped << 1 | a third found)
             if len(codes) > k and best < 4:
                 plays.start = k
                 best = 4

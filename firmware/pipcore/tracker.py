@@ -25,7 +25,7 @@ belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
 demand), and the controller drops the whole tracker when the play is made.
 """
 
-from pipcore.board import AT, BAR0, NLOC, differ, fill_counts, opp_slot, slot_loc, slot_table
+from pipcore.board import index, BAR0, NLOC, find, fill_counts, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
 from pipcore.reach import _moved
 
@@ -384,10 +384,10 @@ class Tracker:
             if s[i] >= cap[i]:
                 full |= 1 << i
         cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
-        differ(s, self.cur.key)  # (a node of the turn is within ``most``: only where ``s`` differs can it pass)
+        find(s, self.cur.key)  # (a node of the turn is within ``most``: only where ``s`` differs can it pass)
         i = 0
-        while AT[i] < NLOC:
-            if s[AT[i]] > most[AT[i]]:
+        while index[i] < NLOC:
+            if s[index[i]] > most[index[i]]:
                 cannot = True
                 break
             i += 1
@@ -459,10 +459,10 @@ class Tracker:
         """True if a checker is missing where one landed this turn (it may be read from before)."""
         k = self.cur.key
         r = self.root.key
-        differ(s, k)
+        find(s, k)
         i = 0
-        while AT[i] < NLOC:
-            if s[AT[i]] < k[AT[i]] and k[AT[i]] > r[AT[i]]:
+        while index[i] < NLOC:
+            if s[index[i]] < k[index[i]] and k[index[i]] > r[index[i]]:
                 return True
             i += 1
         return False
@@ -573,18 +573,18 @@ class Tracker:
         int, and locals reused: a frame of 12 locals and stack slots, or a
         tuple, is allocated on the heap, slow in a game's fragmented heap.)
         """
-        differ(s, node.key)  # (into AT: the locations that differ, then 255; a native pass where there is one)
+        find(s, node.key)  # (into index: the locations that find, then 255; a native pass where there is one)
         got = 0  # hits pending << 16 | blots lifted << 8 | checkers in hand
-        i = 0  # (``AT[i]``: the location; read in place, a frame of 12 slots would go on the heap)
-        while AT[i] < NLOC:
-            if AT[i] != BAR0 + 1 - self.mover:
-                d = s[AT[i]] - node.key[AT[i]]
+        i = 0  # (``index[i]``: the location; read in place, a frame of 12 slots would go on the heap)
+        while index[i] < NLOC:
+            if index[i] != BAR0 + 1 - self.mover:
+                d = s[index[i]] - node.key[index[i]]
                 if d > 0:
-                    if d > 1 or not self.blots[AT[i]] or node.pos.opp[self.blots[AT[i]]]:
+                    if d > 1 or not self.blots[index[i]] or node.pos.opp[self.blots[index[i]]]:
                         return -1
                     got += 0x10000
-                elif d == -1 and self.blots[AT[i]] and node.pos.opp[self.blots[AT[i]]]:
-                    d = 25 - self.blots[AT[i]]
+                elif d == -1 and self.blots[index[i]] and node.pos.opp[self.blots[index[i]]]:
+                    d = 25 - self.blots[index[i]]
                     if not self._hitter(node, d):
                         return -1  # a blot lifted that no checker can still hit: not on its way to the bar
                     got += 0x100
@@ -626,12 +626,12 @@ class Tracker:
         them is no better than one with them in hand (they are not seen either way)."""
         me = node.pos.me
         base = self.pos.me
-        differ(me, base)  # (the points whose checkers changed this turn, in ``AT``)
+        find(me, base)  # (the points whose checkers changed this turn, in ``index``)
         k = node.key
         cap = self.capacity
         n = 0
         j = 0
-        p = AT[0]
+        p = index[0]
         while p < 25:  # (the bar aside)
             extra = me[p] - base[p]
             if extra > 0:
@@ -640,7 +640,7 @@ class Tracker:
                     extra = me[p] - cap[loc] if me[p] - cap[loc] < extra else extra
                     n += extra  # (the mover's own stack: the opponent has none there)
             j += 1
-            p = AT[j]
+            p = index[j]
         return n
 
     # -- DONE (pipcore.showing) ---------------------------------------------------

@@ -123,19 +123,11 @@ class Pixels:
         self._avail = (budget_ma * 1000 - static_ua) * 255 // (channel_ma * 1000)
         self.blink_ms = blink_ms
         self.pulse_ms = pulse_ms
-        # One buffer, read by the native mix and renderer (``pipcore.native``): the layer of each pixel,
-        # the three layers, each from a multiple of 4 bytes (the mix reads them a word at a time), and the
-        # channel order
-        k = (n + 3) & ~3
-        size = (3 * n + 3) & ~3
-        state = bytearray(k + 3 * size + 3)
-        state[k + 3 * size] = self._ro
-        state[k + 3 * size + 1] = self._go
-        state[k + 3 * size + 2] = self._bo
-        state = memoryview(state)
-        self._effect = state[:n]  # layer of each pixel
-        self._layers = [state[k + size * i:k + size * i + 3 * n] for i in range(_LAYERS)]
+        # (each layer and ``out`` a block of its own, so from a multiple of 4 bytes: the native mix reads
+        # them a word at a time)
+        self._layers = [bytearray(3 * n) for _ in range(_LAYERS)]
         self._load = array("i", [0] * _LAYERS)  # sum of channel values per layer
+        self._effect = bytearray(n)  # layer of each pixel
         self._factor = array("i", [0] * _LAYERS)
         self.out = bytearray(3 * n)  # the last frame written, wire order
         self.limited = False  # the last frame was scaled down by the limiter

@@ -116,8 +116,8 @@ def test_fill_counts_of_the_start_position():
 
 
 def test_differ_lists_the_locations_where_two_counts_differ():
-    """``pipcore.board.differ`` (native code where the port has it, else a loop): every location where
-    two count arrays differ, in order, then 255; the count returned."""
+    """``pipcore.board.find`` (native code where the port has it, else a loop): every location where
+    two count arrays find, in order, then 255; the count returned."""
     import sys
 
     from pipcore import board
@@ -126,7 +126,7 @@ def test_differ_lists_the_locations_where_two_counts_differ():
     if sys.implementation.name == "micropython" and arch:  # the native pass is the one used
         from pipcore import native
 
-        assert board.differ is native.differ and board.AT is native.AT
+        assert board.find is native.find and board.index is native.index
     seed = 5
     for trial in range(300):
         a = bytearray(board.NLOC)
@@ -136,7 +136,7 @@ def test_differ_lists_the_locations_where_two_counts_differ():
             a[i] = seed >> 16 & 7
             b[i] = a[i] if seed >> 8 & 3 else (a[i] + 1 + (seed >> 20 & 3)) & 7
         want = [i for i in range(board.NLOC) if a[i] != b[i]]
-        n = board.differ(bytes(a), b)
+        n = board.find(bytes(a), b)
         assert n == len(want), trial
-        assert list(board.AT[:n]) == want and board.AT[n] == 255, trial
-    assert board.differ(bytes(board.NLOC), bytes(board.NLOC)) == 0 and board.AT[0] == 255
+        assert list(board.index[:n]) == want and board.index[n] == 255, trial
+    assert board.find(bytes(board.NLOC), bytes(board.NLOC)) == 0 and board.index[0] == 255

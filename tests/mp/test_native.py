@@ -31,21 +31,21 @@ def _random_position(seed):
 
 def test_a_double_generates_the_same_plays_natively():
     if _NATIVE:
-        assert rules.thirds is not None  # the native third and fourth moves are the ones run
+        assert rules.expand is not None  # the native third and fourth moves are the ones run
     cases = [(Position.from_id("IAKI6H+klFJKKQ"), 1), (Position.from_id("4HPwATDgc/ABMA"), 1)]
     seed = 17
     for _ in range(60):
         pos, seed = _random_position(seed)
         cases.append((pos, 1 + seed % 6))
-    native = rules.thirds
+    native = rules.expand
     for pos, d in cases:
         for die in (d, 1 + d % 6):
             got = Turn(pos, (die, die))
-            rules.thirds = None
+            rules.expand = None
             try:
                 want = Turn(pos, (die, die))
             finally:
-                rules.thirds = native
+                rules.expand = native
             assert list(got.plays) == list(want.plays), (pos.position_id(), die)
             assert got.dice_used == want.dice_used, (pos.position_id(), die)
     assert len(Turn(cases[0][0], (1, 1)).plays) == 2226
