@@ -665,10 +665,10 @@ class App:
                 a, b = ctl.dice
                 left = ctl.dice_left()
                 if a == b:  # the faces dim with the last die (or light again): else the markers count
-                    only = 4 if left and old else 7
+                    only = 4 if left and old else 15
                     disp.dice(a, b, ctl.mover, not left, not left, len(left), only)
-                else:
-                    only = ((a in left) != (a in old)) | ((b in left) != (b in old)) << 1
+                else:  # (8: the faces are shown, only a die's brightness changes)
+                    only = ((a in left) != (a in old)) | ((b in left) != (b in old)) << 1 | 8
                     disp.dice(a, b, ctl.mover, a not in left, b not in left, -1, only)
                 return
         if self.error_kind is not None:
