@@ -11,10 +11,11 @@ has the native emitter.
   fourth move; the 2,226-play 1-1 spends most of its time in its last two
   moves (the Caucasian generator's loop is ``pipcore.caunative``'s, loaded
   only with it).
-* ``mix`` and ``draw``: ``pipdrivers.leds.Pixels`` mixes its three layers
-  (steady, blink, pulse: disjoint per pixel) into the frame; ``draw`` is the
+* ``mix``, ``put`` and ``draw``: ``pipdrivers.leds.Pixels`` mixes its three
+  layers (steady, blink, pulse: disjoint per pixel) into the frame and writes
+  a pixel into its layer (``put``: the dice display's pixels); ``draw`` is the
   renderer's loop over the 28 locations (``pipcore.render``), each pixel
-  written into its layer as ``Pixels.put`` writes it. In bytecode the mix
+  written as ``put`` writes it. In bytecode the mix
   took most of a limited frame's 2 ms on the Pico, and the renderer some
   100,000 instructions on the host per change of the marks.
 
@@ -161,6 +162,37 @@ def mix(out, layers, scales) -> int:
         o[j] = (a[j] * s0 + b[j] * s1 + c[j] * s2) >> 8
         j += 1
     return n
+
+
+@micropython.viper
+def put(self, index: int, code: int):
+    """``Pixels.put`` (``pipdrivers.leds``): pixel ``index`` to ``code`` (``effect << 24 | r << 16 | g << 8
+    | b``) in its layer, the layers' channel sums kept; a bad index or code: the plain ``put``
+    (``Pixels._put``) raises the error. (The dice display writes its pixels through it.)"""
+    eff = self._effect
+    if index < 0 or index >= int(len(eff)) or code < 0 or code >= 0x3000000:
+        self._put(index, code)
+        return
+    e = ptr8(eff)  # noqa: F821  (viper built-ins)
+    layers = self._layers
+    ld = ptr32(self._load)  # noqa: F821
+    cur = int(e[index])
+    lay = ptr8(layers[cur])  # noqa: F821
+    o = 3 * index
+    ld[cur] -= int(lay[o]) + int(lay[o + 1]) + int(lay[o + 2])
+    lay[o] = 0
+    lay[o + 1] = 0
+    lay[o + 2] = 0
+    cur = code >> 24
+    e[index] = cur
+    lay = ptr8(layers[cur])  # noqa: F821
+    r = (code >> 16) & 255
+    g = (code >> 8) & 255
+    b = code & 255
+    lay[o + int(self._ro)] = r
+    lay[o + int(self._go)] = g
+    lay[o + int(self._bo)] = b
+    ld[cur] += r + g + b
 
 
 @micropython.viper
