@@ -508,11 +508,10 @@ class Controller(ControllerViews):
 
     # ------------------------------------------------------------- evaluation
     def _clear_marks(self):
-        m = self.marks
-        p = self.mark_player
-        for i in range(NLOC):
-            m[i] = 0
-            p[i] = NOBODY
+        # (copied in at C speed from two small blocks of garbage: a loop over the locations cost about as much
+        # as a settled change's search, and kept blocks would stay in the heap)
+        self.marks[:] = bytes(NLOC)
+        self.mark_player[:] = bytes((NOBODY,)) * NLOC
 
     def _mark(self, loc, role, player=NOBODY):
         self.marks[loc] = role
