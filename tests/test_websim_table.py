@@ -35,9 +35,24 @@ def wait_table(page, text):
 
 
 def die_pips_lit(page, base):
-    """Pips of the die whose first panel pixel is ``base`` lit on the page (the board's own pixels)."""
-    return sorted(int(e.get_attribute("data-pixel")) - base for e in page.locator("circle.led").all()
-                  if base <= int(e.get_attribute("data-pixel")) < base + g.DIE_PIPS)
+    """Pips of the die whose first panel pixel is ``base`` lit on the page (the board's own pixels).
+
+    Read in one evaluation: the page redraws its LEDs as frames arrive, and
+    element handles read one by one could straddle two frames.
+    """
+    found = page.eval_on_selector_all("circle.led", "els => els.map(e => +e.dataset.pixel)")
+    return sorted(p - base for p in found if base <= p < base + g.DIE_PIPS)
+
+
+def wait_die(page, base, pips, timeout=10000):
+    """Wait until the die at ``base`` shows exactly ``pips`` (a blinking die shows them in its lit half)."""
+    want = sorted(pips)
+    page.wait_for_function(
+        "([base, n, want]) => { const lit = [...document.querySelectorAll('circle.led')]"
+        ".map(e => +e.dataset.pixel).filter(p => p >= base && p < base + n).map(p => p - base)"
+        ".sort((a, b) => a - b); return JSON.stringify(lit) === JSON.stringify(want); }",
+        arg=[base, g.DIE_PIPS, want], timeout=timeout)
+    return die_pips_lit(page, base)
 
 
 def test_a_resignation_offered_raised_and_accepted_by_clicks(page_and_sim):
@@ -52,10 +67,10 @@ def test_a_resignation_offered_raised_and_accepted_by_clicks(page_and_sim):
     assert link.snapshot()["resign"] == {"player": 0, "level": 1, "points": 1}
     click(page, "btn-white-DROP")  # raised to a gammon
     wait_table(page, "white offers to resign a gammon (2 points)")
-    page.wait_for_function("document.querySelectorAll(\"circle.led[data-pixel='%d']\").length > 0"
-                           % (g.LED_DIE_A + g.PIP_TL))
-    assert die_pips_lit(page, g.LED_DIE_A) == [g.PIP_TL, g.PIP_BR]  # die A: the level, 2
-    assert die_pips_lit(page, g.LED_DIE_B) == [g.PIP_TL, g.PIP_BR]  # die B: the points, 2
+    two = sorted(p for p in range(g.DIE_PIPS) if g.DIE_FACE_MASKS[2] >> p & 1)
+    assert two == [g.PIP_TL, g.PIP_BR]
+    assert wait_die(page, g.LED_DIE_A, two) == two  # die A: the level, 2
+    assert wait_die(page, g.LED_DIE_B, two) == two  # die B: the points, 2
     shot(page, "table_1_resignation.png")
     click(page, "btn-white-TAKE")  # his own TAKE is no answer
     assert link.snapshot()["resign"]["level"] == 2
@@ -81,7 +96,8 @@ def test_physical_dice_keyed_in_and_corrected_by_clicks(page_and_sim):
     for _ in range(2):
         click(page, "btn-black-TAKE")  # die B (black's): 2
     wait_table(page, "dice keyed in: 5-2")
-    assert die_pips_lit(page, g.LED_DIE_A) == sorted(p for p in range(7) if g.DIE_FACE_MASKS[5] >> p & 1)
+    five = sorted(p for p in range(g.DIE_PIPS) if g.DIE_FACE_MASKS[5] >> p & 1)
+    assert wait_die(page, g.LED_DIE_A, five) == five
     shot(page, "table_3_keyed.png")
     click(page, "btn-white-ROLL")  # confirmed: white plays 5-2
     wait_phase(page, "moving")
