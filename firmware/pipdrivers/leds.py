@@ -322,6 +322,8 @@ class Pixels:
         index = (code >> 16 & 255) + (code >> 8 & 255) + (code & 255)
         self._load[cur] += index
 
+    _put = put  # the plain put, kept when the native one takes its place: it raises the errors
+
     def blink(self, index, r, g, b):
         self.set(index, r, g, b, BLINK)
 
@@ -346,7 +348,6 @@ class Pixels:
 
 
 if put is not None:  # a pixel written in native code: about a third of this one's time
-    Pixels._put = Pixels.put
     Pixels.put = put
 
 
