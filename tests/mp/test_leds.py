@@ -169,7 +169,7 @@ def test_the_native_put_writes_what_the_plain_one_does():
 
     arch = getattr(sys.implementation, "_mpy", 0) >> 10
     if sys.implementation.name != "micropython" or not arch:
-        assert not hasattr(Pixels, "_put")  # one put: the plain one
+        assert Pixels.put is Pixels._put  # one put: the plain one
         return
     assert Pixels.put is not Pixels._put and leds.put is not None
     rnd = lcg(11)
