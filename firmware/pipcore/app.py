@@ -313,10 +313,13 @@ class App:
             return True
         # below the reserve a lift computes its own targets: the heap is for the next event
         try:
-            return bool(self.ctl.idle(_mem_free is None or _mem_free() >= IDLE_RESERVE))
+            done = bool(self.ctl.idle(_mem_free is None or _mem_free() >= IDLE_RESERVE))
         except Exception as exc:  # half-built tables: rebuild the controller
             self._recover(exc, None, now)
             return False
+        if done and _mem_free is not None and _mem_free() < IDLE_RESERVE:
+            self._litter = True  # the work ahead's own garbage took the reserve: collected at the next pass
+        return done
 
     def _retry_save(self, now):
         self._save()
@@ -349,6 +352,8 @@ class App:
             self.overlay.press(button, kind, now)
             return
         if kind == _LONG and button == g.BTN_MENU:
+            if hasattr(guard.gc, "threshold"):  # its code loads collected as it goes (pipcore.settings: the room
+                guard.gc.threshold(16384)  # Back Alley's names need is then found in one piece; it sets it back)
             from pipcore.settings import MenuSession
 
             self.show_overlay(MenuSession(self))
@@ -628,11 +633,17 @@ class App:
             self.renderer.draw(ctl.marks, ctl.mark_player)
             dirty = True
         clock = ctl.clock
-        panel = ctl.display + (ctl.cube, ctl.owner, ctl.dice_left(), ctl.phase, ctl.mover, self.error_kind,
-                               ctl.coach_panel, self.low_space, clock.shown if clock is not None else 0)
-        if panel != self._panel:
-            self._panel = panel
-            self._draw_panel()
+        panel = (ctl.cube, ctl.owner, ctl.phase, ctl.mover, self.error_kind, ctl.coach_panel, self.low_space,
+                 clock.shown if clock is not None else 0, ctl.display)
+        left = ctl.dice_left()
+        shown = self._panel  # [the panel drawn, its dice left] (None: draw it all)
+        if shown is None or panel != shown[0]:
+            self._panel = [panel, left]
+            self._draw_panel(None)
+            dirty = True
+        elif left != shown[1]:  # a checker moved: only the dice change (a die used, a marker less)
+            self._draw_panel(shown[1])
+            shown[1] = left
             dirty = True
         animated = self.renderer.animated or self.error_kind is not None or self.low_space or (
             clock is not None and clock.warn)
@@ -642,9 +653,24 @@ class App:
         self._frame_at = now
         self._dirty = False
 
-    def _draw_panel(self):
+    def _draw_panel(self, old=None):
+        """The panel; with ``old`` (the dice left drawn last, when only they changed) only the dice that
+        changed: a die used or a move marker less (a whole panel is some 30 pixels written)."""
         ctl = self.ctl
         disp = self.hw.display
+        item = ctl.display
+        kind = item[0] if item else ""
+        if old is not None:
+            if self.error_kind is None and kind == "dice" and ctl.dice:
+                a, b = ctl.dice
+                left = ctl.dice_left()
+                if a == b:  # the faces dim with the last die (or light again): else the markers count
+                    only = 4 if left and old else 15
+                    disp.dice(a, b, ctl.mover, not left, not left, len(left), only)
+                else:  # (8: the faces are shown, only a die's brightness changes)
+                    only = ((a in left) != (a in old)) | ((b in left) != (b in old)) << 1 | 8
+                    disp.dice(a, b, ctl.mover, a not in left, b not in left, -1, only)
+                return
         if self.error_kind is not None:
             disp.error(guard.KINDS.index(self.error_kind) + 1)  # docs/controller.md: the fault pattern
             return
@@ -654,24 +680,19 @@ class App:
         value = ctl.cube
         # the panel's cube shows 2..64; other values (arithmetic cube, past 64) are on the host's screen
         if _shown(value):
-            offer = ctl.display[1] if phase == CUBE_OFFERED and ctl.display and ctl.display[0] == "offer" else 0
+            offer = item[1] if phase == CUBE_OFFERED and item and kind == "offer" else 0
             if offer and _shown(offer):
                 disp.offer(offer, ctl.offerer)
             else:
                 disp.cube(value, ctl.owner)
-        item = ctl.display
-        kind = item[0] if item else ""
         free = False  # the dice show nothing: the clock may use them
         if kind == "dice" and ctl.dice:
             a, b = ctl.dice
-            left = list(ctl.dice_left())
+            left = ctl.dice_left()
             if a == b:
                 disp.dice(a, b, ctl.mover, not left, not left, len(left))
-            else:
-                used_a = a not in left
-                if not used_a:
-                    left.remove(a)
-                disp.dice(a, b, ctl.mover, used_a, b not in left, -1)
+            else:  # (two different dice: each is used or not)
+                disp.dice(a, b, ctl.mover, a not in left, b not in left, -1)
         elif kind == "tie":
             disp.dice(item[1], item[2], -1 if False else 0, False, False, -1)
         elif kind == "result":

@@ -28,6 +28,16 @@ TRAY0 = const(26)  # geometry.LOC_OFF_WHITE
 # Checkers the switches of each location can count (pipcore.geometry).
 DEFAULT_CAPACITY = geometry.CAPACITY
 
+# ``find(a, b)`` writes into ``index`` the locations where two count arrays differ, in order, then 255
+# (one buffer for the core: each user reads it before anything else calls ``find``). The tracker asks at
+# every node it judges: ``pipcore.native``'s where the port runs native code, else ``pipcore.plain``'s,
+# the same in bytecode. (Names MicroPython interns anyway: each new name costs the board an entry of its
+# pool of names, near the pool's next step; tests/bench/README.md.)
+try:
+    from pipcore.native import index, find  # noqa: F401  (for the tracker, the guide, the search)
+except Exception:  # CPython, no native emitter, a .mpy for another CPU
+    from pipcore.plain import index, find  # noqa: F401
+
 # slot (0 = off, 1..24 points, 25 = bar) of a player's array -> location
 _SLOT_LOC = (
     bytes([TRAY0] + [p - 1 for p in range(1, 25)] + [BAR0]),

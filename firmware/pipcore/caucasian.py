@@ -67,6 +67,11 @@ from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import _may_move, _occupied_above, _repeats, apply_move, check_dice
 
+try:  # the fourth moves of a double appended in native code where the port has it (pipcore.caunative)
+    from pipcore.caunative import extend
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop in ``_explore``
+    extend = None
+
 _HIGH_FIRST = const(1 << 23)  # play-code bit: the high die went first (always set for doubles)
 # A mark state is one small int: four 6-bit slots, sorted high to low, each
 # ``point | _JAILED`` of a marked checker (0 = empty slot).
@@ -363,7 +368,9 @@ class Turn(ExactAndSteps, PlayList):
                         m[s] -= 1
                         m[t] += 1
                         c = code | (s << shift) | 4
-                        if not at_points:
+                        if not at_points and extend is not None:
+                            extend(m, cand, i, moving, c, plays)
+                        elif not at_points:
                             for j in range(i, moving):
                                 if m[cand[j]]:
                                     append(c | last[j])

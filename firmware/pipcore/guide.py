@@ -9,7 +9,7 @@ long, the play a host gave, the candidates to pick from. It knows nothing
 of the cube, the score or the phases.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, owner_at, slot_loc, slot_table
+from pipcore.board import index, BAR0, NLOC, find, loc_point, owner_at, slot_loc, slot_table
 from pipcore.names import (M_CAND_FROM, M_CAND_TO, M_ERROR, M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE,
                            M_PLAY_FROM, M_PLAY_TO, M_REQUIRED, M_SOURCE, M_TARGET, NOBODY)
 from pipcore.tracker import AT_REST, WRONG
@@ -38,6 +38,10 @@ class TurnGuide:
         self.transit_since = -1  # when checkers went into the hand (ms), -1 when none are
         self.tournament = False  # (the last ``show``'s: no sources nor targets lit)
         self._table = slot_table(self.mover, self.nardy)  # the mover's slot -> location
+        # (dice left, readings and whether complete, message): the last "move" message, formatted again only
+        # when these change
+        # (each new string is looked up among the interned names: about a thousand compared on the board)
+        self._prompt = None
 
     def show(self, sensed, now, tournament=False, missing_now=False):
         """Mark the board for the counts ``sensed`` at ``now``; returns the message.
@@ -69,18 +73,26 @@ class TurnGuide:
             return "press DONE to finish the turn"
         if not self.tournament:
             self._sources(tr, tr.cur)
-        if complete:  # a legal result that another play goes on from (4/3/off, or 4/off and a 1)
-            return "press DONE, or move on: %s left" % _dice(tr.cur.left)
-        if len(cands) > 1:
-            return "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
-        return "move: %s left" % _dice(tr.cur.left)
+        said = self._prompt
+        key = len(cands) | (0x100 if complete else 0)
+        if said is None or said[0] is not tr.cur.left or said[1] != key:
+            if complete:  # a legal result that another play goes on from (4/3/off, or 4/off and a 1)
+                said = "press DONE, or move on: %s left" % _dice(tr.cur.left)
+            elif len(cands) > 1:
+                said = "move: %s left (the checkers fit %d plays: NEXT shows the next)" % (_dice(tr.cur.left), len(cands))
+            else:
+                said = "move: %s left" % _dice(tr.cur.left)
+            said = self._prompt = (tr.cur.left, key, said)
+        return said[2]
 
     def _sources(self, tr, node):
-        srcs = tr.sources(node)
-        i = 0
-        while i < len(srcs):
-            self.mark(self._table[srcs[i]], M_SOURCE, self.mover)
-            i += 1
+        srcs = tr.sources(node)  # (bit per point)
+        p = 0
+        while srcs:
+            if srcs & 1:
+                self.mark(self._table[p], M_SOURCE, self.mover)
+            srcs >>= 1
+            p += 1
 
     def _show_forced(self, cur):
         """Host play: show from/to of what is still to be done to reach the forced result."""
@@ -153,14 +165,17 @@ class TurnGuide:
         pend = 0
         blots_off = 0
         diff = 0  # bit i: location i shows other than ``node`` (the opponent's bar aside)
-        for i in range(NLOC):
-            d = s[i] - k[i]
-            if d and i != obar:
-                diff |= 1 << i
-                if d > 0:
+        find(s, k)  # (the locations that differ, in ``index``)
+        i = 0
+        while index[i] < NLOC:
+            d = index[i]
+            if d != obar:
+                diff |= 1 << d
+                if s[d] > k[d]:
                     pend += 1
-                elif blots[i] and pos.opp[blots[i]]:
+                elif blots[d] and pos.opp[blots[d]]:
                     blots_off += 1
+            i += 1
         # blots already on the bar before their hitter came; the others are in hand
         early = s[obar] - k[obar] + pend
         if s[obar] >= tr.capacity[obar] and blots_off:
@@ -212,12 +227,17 @@ class TurnGuide:
         mark = self.mark
         deficit = []
         surplus = False
-        for i in range(NLOC):
+        find(s, k)  # (the locations that differ, in ``index``)
+        j = 0
+        i = index[0]
+        while i < NLOC:
             if s[i] > k[i]:
                 mark(i, M_ERROR, NOBODY)
                 surplus = True
-            elif s[i] < k[i]:
+            else:
                 deficit.append(i)
+            j += 1
+            i = index[j]
         if deficit:
             mark(deficit[0], M_FIX_TO, owner_at(cur.pos, mover, deficit[0], nardy))
             for i in deficit[1:]:
@@ -230,8 +250,13 @@ class TurnGuide:
     def show_required(self):
         """DONE pressed too early: the checkers that must still move; returns the message."""
         tr = self.tracker
-        for p in tr.sources(tr.cur):
-            self.mark(slot_loc(self.mover, p, self.nardy), M_REQUIRED, self.mover)
+        srcs = tr.sources(tr.cur)  # (bit per point)
+        p = 0
+        while srcs:
+            if srcs & 1:
+                self.mark(slot_loc(self.mover, p, self.nardy), M_REQUIRED, self.mover)
+            srcs >>= 1
+            p += 1
         return "not finished: you must still play %s" % _dice(tr.cur.left)
 
     def show_pick(self, cands, idx):

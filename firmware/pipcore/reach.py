@@ -8,7 +8,7 @@ checker from ``p`` to ``q`` (each way through the dice: hits on the way
 differ), judged by the turn's own ``steps``.
 """
 
-from pipcore.board import BAR0, NLOC, loc_point, slot_loc, slot_table
+from pipcore.board import index, BAR0, NLOC, find, loc_point, slot_table
 from pipcore.rules import apply_move
 
 
@@ -134,24 +134,35 @@ def _moved(tr, node, s):
     losses = []
     gain = 0
     loss = 0
-    for i in range(NLOC):
+    find(s, k)  # (the locations that differ, in ``index``)
+    j = 0
+    i = index[0]
+    while i < NLOC:
         d = s[i] - k[i]
         if d > 0:
             gains.append(i)
             gain += d
-        elif d < 0:
+        else:
             losses.append(i)
             loss -= d
+        j += 1
+        i = index[j]
     out = []
     cap = tr.capacity
     hidden = s[obar] >= cap[obar]  # the opponent's bar is clipped: a hit there shows nowhere
     if not gains and not hidden:
         return out
     bar_up = hidden or s[obar] > tr.root.key[obar]  # hits made (one may wait on its point: not yet on the bar)
-    if gain >= loss:  # as many checkers showing up as missing: one may come from a stack the switches clip
-        for i in range(NLOC):
-            if s[i] >= cap[i] and s[i] == k[i]:
+    # as many checkers showing up as missing: one may come from a stack the switches clip (``full``: the
+    # locations of ``s`` at their capacity, a bit each, found by ``Tracker._follow``)
+    if gain >= loss and tr.full:
+        v = tr.full
+        i = 0
+        while v:
+            if v & 1 and s[i] == k[i]:
                 losses.append(i)
+            v >>= 1
+            i += 1
     me = node.pos.me
     memo = node.memo
     kept = memo[1] if memo is not None else None  # (the tracker's memo entry of lift targets)
@@ -169,8 +180,9 @@ def _moved(tr, node, s):
         if kids is None and not search and (node is tr.cur or tr._reach is None):
             kids = tr.lift_targets(node, p)
         if kids is not None:
+            table = tr._table  # (the mover's slot -> location)
             for child in kids:
-                t = slot_loc(mover, child.to, nardy)
+                t = table[child.to]
                 if (s[t] > k[t] or (bar_up and child.key[obar] > k[obar]) or (s[t] >= cap[t] and t != i)
                         or (hidden and tr.blots[t] and node.pos.opp[tr.blots[t]])):
                     out.append(child)  # (landing on a stack the switches clip is not seen either, nor a hit)

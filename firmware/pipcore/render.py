@@ -10,9 +10,16 @@ colours). Only pixels that change are written; nothing is allocated per
 frame.
 """
 
+from array import array
+
 from pipcore import geometry as g
 from pipcore.board import NLOC
 from pipcore.compat import const
+
+try:  # the frame's loop in native code where the port has it (``native.draw``; else ``pipcore.plain.draw``)
+    from pipcore import native
+except Exception:
+    native = None
 
 STEADY = 0  # pipdrivers.leds effects
 BLINK = 1
@@ -21,7 +28,7 @@ PULSE = 2
 # role -> effect << 24 | r << 16 | g << 8 | b (``Pixels.put``); the roles whose rule is the next free
 # slot (else the top checker) are in _NEXT. One int per role keeps the frame's calls small: a call
 # with 12 or more locals and stack slots has its frame allocated on the heap (slow in a full heap).
-_STYLE = (
+_STYLE = array("I", (
     0x000000,  # none
     0x002800,  # source: dim green on the top checker
     0x00005A,  # lifted: blue where it was
@@ -40,10 +47,14 @@ _STYLE = (
     0x25A5A5A,  # win: pulsing white
     0x3C0078,  # coach from: violet (the better play; the panel's coach dice too)
     0x8200FF,  # coach to: bright violet
-)
-_NEXT = const(0b101010100111001100)  # bit ``role``: the slot where the next checker lands (else the top checker)
-_ADD_TINT = (0x6E5A28, 0x1E3C8C)  # white's / black's checkers (add, missing)
-_ANIMATED = const(0b1100110010110000)  # bit ``role``: it blinks or pulses
+    0x6E5A28,  # (18) white's checkers: add and missing tinted
+    0x1E3C8C,  # (19) black's
+    0b101010100111001100,  # (20) bit ``role``: the slot where the next checker lands (else the top checker)
+    0b1100110010110000,  # (21) bit ``role``: it blinks or pulses
+    g.LED_LOC_BASE,  # (22) the first location pixel (``pipcore.native.draw`` reads the table)
+))
+_NEXT = const(0b101010100111001100)
+_ANIMATED = const(0b1100110010110000)
 
 
 class Renderer:
@@ -53,47 +64,19 @@ class Renderer:
         self.pixels = pixels
         self.counts = counts  # sensed counts per location (slot choice)
         self.lit = bytearray(NLOC)  # 1 + slot lit per location, 0 = dark
-        self.shown = [0] * NLOC  # (role << 8 | player) << 3 | count & 7 lit there (valid while ``lit``)
+        self.shown = array("H", bytes(2 * NLOC))  # (role << 8 | player) << 3 | count & 7 lit there (while ``lit``)
         self.animated = False
 
     def draw(self, marks, players):
-        """Light what changed: a location whose mark, colour and count are the ones lit is left alone."""
-        put = self.pixels.put
-        counts = self.counts
-        lit = self.lit
-        shown = self.shown
-        chain = g.LED_CHAIN_POS
-        animated = False
-        for loc in range(NLOC):
-            role = marks[loc]
-            if not role:
-                if lit[loc]:
-                    k = chain[loc]  # (geometry.led_index, inline)
-                    put(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
-                    lit[loc] = 0
-                continue
-            if (_ANIMATED >> role) & 1:
-                animated = True
-            key = (role << 8 | players[loc]) << 3 | counts[loc] & 7
-            if lit[loc] and shown[loc] == key:
-                continue  # (lit as it is)
-            code = _STYLE[role]
-            slot = counts[loc] & 7
-            if not (_NEXT >> role) & 1:
-                slot -= 1
-            if slot < 0:
-                slot = 0
-            elif slot >= g.SLOTS:
-                slot = g.SLOTS - 1
-            if (role == 7 or role == 8) and players[loc] < 2:
-                code = code & 0x3000000 | _ADD_TINT[players[loc]]
-            k = chain[loc]
-            if lit[loc] and lit[loc] - 1 != slot:
-                put(g.LED_LOC_BASE + k * 6 + (lit[loc] - 1 if k & 1 else 6 - lit[loc]), 0)
-            put(g.LED_LOC_BASE + k * 6 + (slot if k & 1 else 5 - slot), code)
-            lit[loc] = slot + 1
-            shown[loc] = key
-        self.animated = animated
+        """Light what changed: a location whose mark, colour and count are the ones lit is left alone.
+        (``Pixels`` mixed natively: the same loop in native code, ``pipcore.native.draw``.)"""
+        if native is not None and getattr(self.pixels, "_mix", None) is native.mix:
+            self.animated = bool(native.draw(self.pixels, marks, players, self.counts, self.lit, self.shown,
+                                             g.LED_CHAIN_POS, _STYLE))
+            return
+        from pipcore.plain import draw  # (no native code: the same loop in bytecode)
+
+        draw(self, marks, players)
 
 
 def role_colour(role):

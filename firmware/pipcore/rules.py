@@ -38,6 +38,11 @@ from pipcore.notation import format_play
 from pipcore.playcodes import CodeStore, PlayList, compact
 from pipcore.position import BAR, CHECKERS
 
+try:  # a double's third and fourth moves in native code where the port has it (pipcore.native)
+    from pipcore.native import expand
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop in ``_double_search``
+    expand = None
+
 SINGLE = const(1)
 GAMMON = const(2)
 BACKGAMMON = const(3)
@@ -130,6 +135,28 @@ def _double_search(m, cand, moving, n, d, i0, depth, code, outside, plays, best)
             return best
         return _double_end(m, depth, code, plays, best)
     # depth 2: the third move, and the fourth counted in line
+    if expand is not None and outside > 1:  # (no bear-off can come: the loop below in native code)
+        i = i0
+        while i < moving:
+            k = len(codes)
+            i = expand(m, cand, i, moving, d, code | 4, codes)  # (where it stopped << 1 | a third found)
+            if len(codes) > k and best < 4:
+                plays.start = k
+                best = 4
+            if i & 1:
+                found = True
+            i >>= 1
+            if i < moving:  # a third move no fourth can follow: a play of three, if none is longer
+                s = cand[i]
+                m[s] -= 1
+                m[s - d] += 1
+                best = _double_end(m, 3, code | (s << 13), plays, best)
+                m[s - d] -= 1
+                m[s] += 1
+                i += 1
+        if found:
+            return best
+        return _double_end(m, 2, code, plays, best)
     append = codes.append
     for i in range(i0, moving):
         s = cand[i]
@@ -398,13 +425,14 @@ class Turn(PlayList):
 
         return code_for(self, position)
 
-    def steps(self, position):
+    def steps(self, position, src=-1):
         """Single moves ``[(from, to, die)]`` still legal at ``position``, reached
         part-way through this turn in any order; None when ``position`` is not
-        on the way to a legal play (see ``pipcore.steps``)."""
+        on the way to a legal play (see ``pipcore.steps``). With ``src``, those
+        from other points may be left out."""
         from pipcore.steps import legal_steps
 
-        return legal_steps(self, position)
+        return legal_steps(self, position, src)
 
     def is_complete(self, position):
         """True iff ``position`` is one of this turn's legal results."""

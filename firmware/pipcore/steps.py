@@ -35,12 +35,14 @@ from pipcore.rules import _pack, apply_move
 
 
 
-def legal_steps(turn, position):
+def legal_steps(turn, position, src=-1):
     """Single moves ``[(from, to, die), ...]`` still legal at ``position``, or None.
 
-    Treat the list as read-only (non-doubles share it between calls).
+    Treat the list as read-only (non-doubles share it between calls). With ``src`` (a point) the
+    moves from other points may be left out (doubles judge only ``src``'s: a lifted checker's
+    targets ask for no more).
     """
-    return _index(turn).steps(position)
+    return _index(turn).steps(position, src)
 
 
 def is_complete(turn, position):
@@ -113,26 +115,14 @@ class _Doubles:
     def decode(self, position):
         """Find the moves made so far; _OFF_PATH, _COMPLETE or how many were made."""
         d = self.d
-        counts = self.counts
         p0 = self.start.me
         pm = position.me
-        closed = self.closed
-        total = 0
-        over = 0
-        bear = False
-        for p in range(BAR, 0, -1):
-            n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
-            if n < 0 or n > 4:
-                return _OFF_PATH
-            counts[p] = n
-            if n:
-                total += n
-                if closed[p]:
-                    return _OFF_PATH
-                if p <= d:
-                    bear = True
-                    if p < d:
-                        over = p
+        total = count(self.counts, p0, pm, self.closed, self.srcs, d)
+        if total < 0:
+            return _OFF_PATH
+        bear = total & 0x100 != 0
+        over = total >> 9
+        total &= 0xFF
         if total > self.n:
             return _OFF_PATH
         # replay them and compare whole positions (borne off, hits, opponent)
@@ -141,24 +131,21 @@ class _Doubles:
         me[:] = p0
         opp[:] = self.start.opp
         srcs = self.srcs
-        k = 0
-        for p in range(BAR, 0, -1):
-            for _ in range(counts[p]):
-                srcs[k] = p
-                k += 1
-                me[p] -= 1
-                t = p - d
-                if t > 0:
-                    me[t] += 1
-                    if opp[25 - t] == 1:
-                        opp[25 - t] = 0
-                        opp[BAR] += 1
-                else:
-                    me[0] += 1
+        for k in range(total):
+            p = srcs[k]
+            me[p] -= 1
+            t = p - d
+            if t > 0:
+                me[t] += 1
+                if opp[25 - t] == 1:
+                    opp[25 - t] = 0
+                    opp[BAR] += 1
+            else:
+                me[0] += 1
         if me != pm or opp != position.opp:
             return _OFF_PATH
         self.made = total
-        self.nonbar = total > counts[BAR]
+        self.nonbar = total > self.counts[BAR]
         self.bear = bear
         self.over = over
         if pm[0] == CHECKERS or (total == self.n and self._final_ok(pm, self.nonbar, bear, over)):
@@ -199,7 +186,7 @@ class _Doubles:
                 return code
         return None
 
-    def steps(self, position):
+    def steps(self, position, src=-1):
         made = self.decode(position)
         if made == _COMPLETE:
             return []
@@ -214,13 +201,18 @@ class _Doubles:
         nonbar = self.nonbar
         bear = self.bear
         over = self.over
-        capacity = 0
-        for q in range(1, BAR + 1):
+        capacity = 0  # (from the bar down, only until it passes ``m``: the one question asked of it)
+        q = BAR
+        while q and capacity <= m:
             if me[q]:
                 capacity += me[q] * cap[q]
+            q -= 1
         out = []
-        for s in range(BAR, 0, -1):
+        s = BAR if src < 0 else src
+        low = 1 if src < 0 else src
+        while s >= low:
             if not me[s] or closed[s]:
+                s -= 1
                 continue
             t = s - d
             me[s] -= 1
@@ -241,7 +233,8 @@ class _Doubles:
             me[s] += 1
             if ok:
                 out.append((s, t, d))
-        return out if out else None
+            s -= 1
+        return out if out or src >= 0 else None
 
     def _final_ok(self, me, nonbar, bear, over):
         if nonbar and me[BAR]:
@@ -280,10 +273,12 @@ class _Doubles:
             return self._final_ok(me, nonbar, bear, over)
         cap = self.cap
         if not bear:
-            capacity = 0
-            for q in range(1, BAR + 1):
+            capacity = 0  # (from the bar down, only until it reaches ``m``)
+            q = BAR
+            while q and capacity < m:
                 if me[q]:
                     capacity += me[q] * cap[q]
+                q -= 1
             if capacity >= m and (not me[BAR] or cap[BAR]):
                 return True
         d = self.d
@@ -311,6 +306,12 @@ class _Doubles:
                         return True
             s -= 1
         return False
+
+
+try:  # a double's moves made, counted in native code where the port has it (``count``)
+    from pipcore.native import count
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the same in bytecode
+    from pipcore.plain import count
 
 
 def _may_bear_off(me, s, t):
@@ -369,7 +370,7 @@ class _Mixed:
             self.results = results
         return self.results.get(position.key())
 
-    def steps(self, position):
+    def steps(self, position, src=-1):
         turn = self.turn
         start = self.start
         if position.me == start.me and position.opp == start.opp:

@@ -25,7 +25,7 @@ belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
 demand), and the controller drops the whole tracker when the play is made.
 """
 
-from pipcore.board import BAR0, NLOC, fill_counts, opp_slot, slot_loc, slot_table
+from pipcore.board import index, BAR0, NLOC, find, fill_counts, opp_slot, slot_loc, slot_table
 from pipcore.compat import const
 from pipcore.reach import _moved
 
@@ -46,7 +46,7 @@ QUICK_BUDGET = const(0)
 REACH_BUDGET = const(12)
 
 
-_SRCS = const(0)  # Node.memo entries: movable sources
+_SRCS = const(0)  # Node.memo entries: movable sources (bit per point)
 _TARGETS = const(1)  # source -> [child nodes]
 _DONE = const(2)  # a legal result (``complete``)
 
@@ -167,7 +167,7 @@ class Tracker:
         self.deep = None  # counts answered from a quick search, to judge again (``refine``)
         self._before = None  # (cands, cur) the deeper search starts from
         self._read = None  # the counts last read by ``_follow``
-        self.full = False  # some location of the counts followed is at its switches' capacity
+        self.full = 0  # the locations of the counts followed at their switches' capacity (bit per location)
         self._table = slot_table(mover, nardy)
         from pipcore.reach import reach
         self._reach = reach if (not nardy and only is None and self.tmap._rules_steps) else None
@@ -208,7 +208,8 @@ class Tracker:
         return memo[_DONE]
 
     def sources(self, node):
-        """Points a checker may start a move from at ``node`` (kept on the node)."""
+        """Points a checker may start a move from at ``node``: bit ``p`` for point ``p`` (kept on the
+        node)."""
         memo = _memo(node)
         srcs = memo[_SRCS]
         if srcs is None:
@@ -287,21 +288,38 @@ class Tracker:
 
     # -- following the hands ------------------------------------------------------
     def idle(self, sensed):
-        """Prepare the lift targets of one more movable checker; True if it did something."""
+        """Prepare the lift targets of one more movable checker, then what a checker put down on one of
+        them asks (is it a result, which checkers may move on); True if it did something."""
         cur = self.cur
         if sensed is not None and sensed != cur.key:
             return False
+        if self._most is None and self._reach is not None:  # the bound a wrong placement is read against
+            from pipcore.reach import top
+            self._most = top(self)
+            return True
         cache = _memo(cur)[_TARGETS]
+        ready = 0
         if cache is not None:
-            ready = 0
             for kids in cache.values():
                 ready += len(kids)
-            if ready >= IDLE_NODES:
-                return False  # enough kept ready: a lift from elsewhere is computed when it comes
-        for p in self.sources(cur):
-            if cache is None or p not in cache:
-                self.lift_targets(cur, p)
-                return True
+        if ready < IDLE_NODES:  # (enough kept ready: a lift from elsewhere is computed when it comes)
+            srcs = self.sources(cur)
+            p = 25
+            while p >= 0:  # (the highest first)
+                if srcs >> p & 1 and (cache is None or p not in cache):
+                    self.lift_targets(cur, p)
+                    return True
+                p -= 1
+        if cache is not None:
+            for kids in cache.values():
+                for kid in kids:
+                    memo = kid.memo
+                    if memo is None or memo[_SRCS] is None:
+                        way = kid.way
+                        self.complete(kid)
+                        self.sources(kid)
+                        kid.way = way  # (its Position is built again when asked: not kept for every child)
+                        return True
         return False
 
     def follow(self, s, budget=QUICK_BUDGET):
@@ -361,13 +379,18 @@ class Tracker:
         if most is None:  # (no bound where the search is not the standard one)
             from pipcore.reach import top
             most = self._most = top(self) if self._reach is not None else b"\xff" * NLOC
-        full = False
-        cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
+        full = 0
         for i in range(NLOC):
             if s[i] >= cap[i]:
-                full = True
-            if s[i] > most[i]:
+                full |= 1 << i
+        cannot = False  # no position of the turn reads ``s``: a location shows more than any has there
+        find(s, self.cur.key)  # (a node of the turn is within ``most``: only where ``s`` differs can it pass)
+        i = 0
+        while index[i] < NLOC:
+            if s[index[i]] > most[index[i]]:
                 cannot = True
+                break
+            i += 1
         self.full = full
         if cannot:
             # no search: it would find no reading. What it leaves behind is done: the lift targets of
@@ -436,9 +459,12 @@ class Tracker:
         """True if a checker is missing where one landed this turn (it may be read from before)."""
         k = self.cur.key
         r = self.root.key
-        for i in range(NLOC):
-            if s[i] < k[i] and k[i] > r[i]:
+        find(s, k)
+        i = 0
+        while index[i] < NLOC:
+            if s[index[i]] < k[index[i]] and k[index[i]] > r[index[i]]:
                 return True
+            i += 1
         return False
 
     def next_reading(self):
@@ -547,19 +573,19 @@ class Tracker:
         int, and locals reused: a frame of 12 locals and stack slots, or a
         tuple, is allocated on the heap, slow in a game's fragmented heap.)
         """
-        k = node.key
+        find(s, node.key)  # (into index: the locations that find, then 255; a native pass where there is one)
         got = 0  # hits pending << 16 | blots lifted << 8 | checkers in hand
-        i = 0
-        while i < NLOC:  # (not ``for``: a range keeps two stack slots)
-            d = s[i] - k[i]
-            if d and i != BAR0 + 1 - self.mover:
-                q = self.blots[i]
+        i = 0  # (``index[i]``: the location; read in place, a frame of 12 slots would go on the heap)
+        while index[i] < NLOC:
+            if index[i] != BAR0 + 1 - self.mover:
+                d = s[index[i]] - node.key[index[i]]
                 if d > 0:
-                    if not q or d > 1 or node.pos.opp[q]:
+                    if d > 1 or not self.blots[index[i]] or node.pos.opp[self.blots[index[i]]]:
                         return -1
                     got += 0x10000
-                elif q and d == -1 and node.pos.opp[q]:
-                    if not self._hitter(node, 25 - q):
+                elif d == -1 and self.blots[index[i]] and node.pos.opp[self.blots[index[i]]]:
+                    d = 25 - self.blots[index[i]]
+                    if not self._hitter(node, d):
                         return -1  # a blot lifted that no checker can still hit: not on its way to the bar
                     got += 0x100
                 else:
@@ -573,7 +599,7 @@ class Tracker:
         if s[i] >= self.capacity[i] and q:
             i = q  # (a clipped bar shows no blot put on it: each lifted one may be there)
         else:
-            i = s[i] - k[i] + got
+            i = s[i] - node.key[i] + got
         if i > 0:
             if i > q or not node.left:
                 return -1
@@ -598,19 +624,23 @@ class Tracker:
     def _unseen(self, node):
         """Checkers ``node`` puts on stacks beyond what their switches count: a reading that needs
         them is no better than one with them in hand (they are not seen either way)."""
-        k = node.key
-        cap = self.capacity
-        table = self._table
         me = node.pos.me
         base = self.pos.me
+        find(me, base)  # (the points whose checkers changed this turn, in ``index``)
+        k = node.key
+        cap = self.capacity
         n = 0
-        for p in range(25):
-            loc = table[p]
-            if k[loc] >= cap[loc]:
-                extra = me[p] - base[p]
-                if extra > 0:
-                    over = me[p] - cap[loc]  # (the mover's own stack: the opponent has none there)
-                    n += over if over < extra else extra
+        j = 0
+        p = index[0]
+        while p < 25:  # (the bar aside)
+            extra = me[p] - base[p]
+            if extra > 0:
+                loc = self._table[p]
+                if k[loc] >= cap[loc]:
+                    extra = me[p] - cap[loc] if me[p] - cap[loc] < extra else extra
+                    n += extra  # (the mover's own stack: the opponent has none there)
+            j += 1
+            p = index[j]
         return n
 
     # -- DONE (pipcore.showing) ---------------------------------------------------

@@ -20,7 +20,9 @@ checkers after a roll stays cheap even for doubles.
 """
 
 from pipcore.position import BAR, CHECKERS
-from pipcore.rules import apply_move, single_move_error
+from pipcore.rules import Turn, apply_move, single_move_error
+from pipcore.steps import is_complete, legal_steps  # (a standard turn's, asked directly: rules.Turn imports
+# them at every call, which costs as much as a step)
 
 
 def remove_die(left, d):
@@ -54,7 +56,7 @@ class TurnMap:
     def complete(self, pos):
         """True when ``pos`` is the result of a legal (allowed) play."""
         if self.only is None and self._rules_steps:
-            return self.turn.is_complete(pos)
+            return is_complete(self.turn, pos) if type(self.turn) is Turn else self.turn.is_complete(pos)
         return pos.key() in self.results
 
     def code_for(self, pos):
@@ -71,7 +73,7 @@ class TurnMap:
         single moves (checked for reachability by ``on_path``).
         """
         if self._rules_steps:
-            found = self.turn.steps(pos)
+            found = legal_steps(self.turn, pos) if type(self.turn) is Turn else self.turn.steps(pos)
             if not found:
                 return ()
             if src < 0:
@@ -135,21 +137,22 @@ class TurnMap:
         return out
 
     def sources(self, pos, left):
-        """Points (25 = bar) from which a checker may start a move now."""
-        out = []
+        """Points (25 = bar) from which a checker may start a move now: bit ``p`` set for point ``p``
+        (an int: a node keeps it without a list)."""
+        out = 0
         if self._rules_steps and self.only is None:
             # the turn's steps lead only towards legal plays: no need to try them
             for s, t, d in self._moves(pos, left):
-                if s not in out and d in left:
-                    out.append(s)
+                if d in left:
+                    out |= 1 << s
             return out
         for s, t, d in self._moves(pos, left):
-            if s in out or d not in left:
+            if out >> s & 1 or d not in left:
                 continue
             child = pos.copy()
             self.apply(child, s, t)
             if self.on_path(child, remove_die(left, d)):
-                out.append(s)
+                out |= 1 << s
         return out
 
     def targets(self, pos, left, src):
@@ -164,20 +167,27 @@ class TurnMap:
             return out  # (no die left: nowhere to go)
         seen = {}
         check = self.only is not None or not self._rules_steps
+        one = type(self.turn) is Turn  # (its steps judge one source when asked: pipcore.steps)
+        # a standard double moves the checker on by the one die: each position comes once (no key kept)
+        chain = one and self.turn.double
         frontier = [(src, pos, left, ())]
         while frontier:
             at, p, lf, path = frontier.pop()
             # (the turn's steps filtered here: ``_moves`` would build a filtered list)
-            for s, t, d in (self.turn.steps(p) or ()) if not check else self._moves(p, lf, at):
+            for s, t, d in (((legal_steps(self.turn, p, at) if one else self.turn.steps(p)) or ()) if not check
+                            else self._moves(p, lf, at)):
                 if s != at or d not in lf:
                     continue
                 child = p.copy()
                 self.apply(child, s, t)
-                left2 = remove_die(lf, d)
-                key = child.key() + bytes(left2)  # (the same position with other dice left: a bear-off)
-                if key in seen:
-                    continue
-                seen[key] = 1
+                if chain:
+                    left2 = lf[1:]
+                else:
+                    left2 = remove_die(lf, d)
+                    key = child.key() + bytes(left2)  # (the same position with other dice left: a bear-off)
+                    if key in seen:
+                        continue
+                    seen[key] = 1
                 if check and not self.on_path(child, left2):
                     continue
                 out.append((t, child, left2, path))

@@ -49,22 +49,35 @@ class DiceDisplay:
         self.px.put(index, effect << 24 | colour)
 
     def _face(self, base, face, colour, effect=STEADY, dim=1):
+        # (arguments reused as locals: 11 slots keep this frame off the heap)
         if not 0 <= face <= 6:
             raise DisplayError("a die shows 1..6 (0 = blank), not %r" % (face,))
-        mask = g.DIE_FACE_MASKS[face]
         if dim != 1:
             colour = (((colour >> 16) & 255) // dim) << 16 | (((colour >> 8) & 255) // dim) << 8 | (colour & 255) // dim
-        colour |= effect << 24  # (``Pixels.put``'s code, made once for the seven pips)
-        put = self.px.put
-        for pip in range(g.DIE_PIPS):
-            put(base + pip, colour if mask >> pip & 1 else 0)
+        colour |= (effect & 3) << 24  # (``Pixels.put``'s code, made once for the seven pips)
+        # the pips lit, from pip 0 (effect | 4: the face is shown already, its dark pips are left alone)
+        face = g.DIE_FACE_MASKS[face] | (0x10000 if effect & 4 else 0)
+        effect = self.px.put
+        dim = base + g.DIE_PIPS
+        while base < dim:
+            if face & 1:
+                effect(base, colour)
+            elif face < 0x100:
+                effect(base, 0)
+            face >>= 1
+            base += 1
 
-    def dice(self, d1, d2, player, used1=False, used2=False, moves_left=-1):
-        """Show a roll in ``player``'s colour; used dice dim; ``moves_left`` markers (0..4)."""
+    def dice(self, d1, d2, player, used1=False, used2=False, moves_left=-1, only=7):
+        """Show a roll in ``player``'s colour; used dice dim; ``moves_left`` markers (0..4). ``only``: what
+        to draw, where the rest is shown already (1 die A, 2 die B, 4 the move markers; 8: these dice are
+        shown already, only their brightness changes)."""
         colour = BLACK_DICE if player else WHITE_DICE
-        self._face(g.LED_DIE_A, d1, colour, STEADY, USED_DIM if used1 else 1)
-        self._face(g.LED_DIE_B, d2, colour, STEADY, USED_DIM if used2 else 1)
-        self.moves(moves_left, colour)
+        if only & 1:
+            self._face(g.LED_DIE_A, d1, colour, STEADY | (only & 8) >> 1, USED_DIM if used1 else 1)
+        if only & 2:
+            self._face(g.LED_DIE_B, d2, colour, STEADY | (only & 8) >> 1, USED_DIM if used2 else 1)
+        if only & 4:
+            self.moves(moves_left, colour)
 
     def moves(self, left, colour=WHITE_DICE, effect=STEADY):
         """Light ``left`` (0..4) move markers; -1 leaves them dark."""

@@ -24,7 +24,7 @@ work; both paths give identical bytes (tests compare them).
 Scales are integers in 1/256.  The blits need a palette per scale, so the
 final scale of each layer is rounded *down* to one of 33 levels (0, then
 1..8 in unit steps, then geometric steps of about 20% up to 256). The layers
-are mixed by native code where the board has it (``pipdrivers.ledmix``), else
+are mixed by native code where the board has it (``pipcore.native``), else
 by ``framebuf`` palette blits (about 8 kB of palettes, built on first use or by
 ``warm()``), else in plain Python: the same bytes every way.  Every output byte is
 ``v * V // 256`` with ``V`` at most the exact scale, so the running-sum
@@ -42,9 +42,10 @@ try:
 except ImportError:  # CircuitPython, CPython without the module
     _framebuf = None
 try:
-    from pipdrivers.ledmix import mix as _mix  # native code (viper), built for the board's CPU
+    from pipcore.native import mix as _mix  # native code (viper), built for the board's CPU
+    from pipcore.native import put
 except Exception:  # CPython, no native emitter, a .mpy for another CPU: the paths below give the same bytes
-    _mix = None
+    _mix = put = None
 
 STEADY = const(0)
 BLINK = const(1)
@@ -123,6 +124,8 @@ class Pixels:
         self._avail = (budget_ma * 1000 - static_ua) * 255 // (channel_ma * 1000)
         self.blink_ms = blink_ms
         self.pulse_ms = pulse_ms
+        # (each layer and ``out`` a block of its own, so from a multiple of 4 bytes: the native mix reads
+        # them a word at a time)
         self._layers = [bytearray(3 * n) for _ in range(_LAYERS)]
         self._load = array("i", [0] * _LAYERS)  # sum of channel values per layer
         self._effect = bytearray(n)  # layer of each pixel
@@ -133,6 +136,11 @@ class Pixels:
         self._fb = None
         self._mix = _mix if use_native else None
         self._scales = array("i", [0] * _LAYERS)  # the three layers' scales for the native mix
+        if self._mix is None:  # (no native code: ``framebuf``'s blits, else a loop; loaded only then)
+            from pipcore.plain import _compose_framebuf, _compose_plain
+
+            self._compose_framebuf = _compose_framebuf
+            self._compose_plain = _compose_plain
         if use_framebuf and _framebuf is not None:
             gs8 = _framebuf.GS8
             self._fb = [_framebuf.FrameBuffer(layer, 3, n, gs8) for layer in self._layers]
@@ -248,10 +256,10 @@ class Pixels:
         self._need()
         if self._mix is not None:
             self._mix(self.out, self._layers, self._scales)
-        elif self._fb is not None:
-            self._compose_framebuf(f)
+        elif self._fb is not None:  # (no native code: ``pipcore.plain``'s, set by ``__init__``)
+            self._compose_framebuf(self, f)
         else:
-            self._compose_plain(f)
+            self._compose_plain(self, f)
         self._write(self.out)
 
     def _need(self):
@@ -291,7 +299,9 @@ class Pixels:
     def put(self, index, code):
         """``set`` with the effect and colour packed in one int, ``effect << 24 | r << 16 | g << 8 | b``
         (the renderer's). Kept to 11 locals and stack slots: a bigger frame is allocated on the heap at
-        every call, which in a game's fragmented heap costs more than the rest of the call."""
+        every call, which in a game's fragmented heap costs more than the rest of the call. Where the
+        port runs native code, ``pipcore.native.put`` takes its place (this one stays as ``_put``: the
+        errors); the renderer's native loop writes as this does."""
         if not 0 <= index < self.n:
             raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
         if not 0 <= code < 0x3000000:
@@ -311,6 +321,8 @@ class Pixels:
         layer[o + self._bo] = code & 255
         index = (code >> 16 & 255) + (code >> 8 & 255) + (code & 255)
         self._load[cur] += index
+
+    _put = put  # the plain put, kept when the native one takes its place: it raises the errors
 
     def blink(self, index, r, g, b):
         self.set(index, r, g, b, BLINK)
@@ -334,53 +346,16 @@ class Pixels:
             raise LedError("pixel index must be 0..%d, not %r" % (self.n - 1, index))
         return index
 
-    def _palette(self, level):
-        if not self._pal_ready[level]:
-            pal = self._pal[level]
-            scale = LEVEL_VALUE[level]
-            for v in range(256):
-                pal[v] = (v * scale) >> 8
-            self._pal_ready[level] = 1
-        return self._fb_pal[level]
 
-    def _compose_framebuf(self, f):
-        fb = self._fb
-        out = self._fb_out
-        ready = self._pal_ready
-        level = f[STEADY]
-        if level >= LEVELS:
-            out.blit(fb[STEADY], 0, 0)
-        elif level <= 0:
-            out.fill(0)
-        else:
-            out.blit(fb[STEADY], 0, 0, -1, self._fb_pal[level] if ready[level] else self._palette(level))
-        # Layers are disjoint per pixel and zero elsewhere: overlay their non-zero bytes.
-        load = self._load
-        if load[BLINK]:
-            level = f[BLINK]
-            if level >= LEVELS:
-                out.blit(fb[BLINK], 0, 0, 0)
-            elif level > 0:
-                out.blit(fb[BLINK], 0, 0, 0, self._fb_pal[level] if ready[level] else self._palette(level))
-        if load[PULSE]:
-            level = f[PULSE]
-            if level >= LEVELS:
-                out.blit(fb[PULSE], 0, 0, 0)
-            elif level > 0:
-                out.blit(fb[PULSE], 0, 0, 0, self._fb_pal[level] if ready[level] else self._palette(level))
-
-    def _compose_plain(self, f):
-        steady, blink, pulse = self._layers
-        out = self.out
-        value = LEVEL_VALUE
-        f0, f1, f2 = value[f[0]], value[f[1]], value[f[2]]
-        for j in range(3 * self.n):
-            out[j] = (steady[j] * f0 + blink[j] * f1 + pulse[j] * f2) >> 8
+if put is not None:  # a pixel written in native code: about a third of this one's time
+    Pixels.put = put
 
 
 def warm(pixels):
     """Build every palette now (once, about 8 kB) so that no frame pays for it later (the native
     mix needs none)."""
     if pixels._fb is not None and pixels._mix is None:
+        from pipcore.plain import _palette
+
         for level in range(1, LEVELS):
-            pixels._palette(level)
+            _palette(pixels, level, LEVEL_VALUE[level])

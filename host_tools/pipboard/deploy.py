@@ -103,7 +103,7 @@ def _sha256(data):
     return hashlib.sha256(data).hexdigest()
 
 
-NATIVE_MODULES = ("pipdrivers/ledmix.py",)  # @micropython.viper code: compiled for one CPU
+NATIVE_MODULES = ("pipcore/native.py", "pipcore/caunative.py")  # @micropython.viper code: compiled for one CPU
 BOARD_ARCH = "armv6m"  # the RP2040's Cortex-M0+ (mpy-cross -march)
 # mpy-cross -O3 drops the line numbers of the bytecode: ~4 % of the firmware's heap on the board, which
 # issue 10's budget needs; tracebacks still name every function (``pipboard deploy --lines`` keeps them)

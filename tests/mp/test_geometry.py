@@ -113,3 +113,30 @@ def test_fill_counts_of_the_start_position():
     assert out[18] == 6 and out[g.LOC_OFF_WHITE] == 6
     fill_counts(pos, g.WHITE, out, None, nardy=True)
     assert out[5] == 7
+
+
+def test_differ_lists_the_locations_where_two_counts_differ():
+    """``pipcore.board.find`` (native code where the port has it, else a loop): every location where
+    two count arrays find, in order, then 255; the count returned."""
+    import sys
+
+    from pipcore import board
+
+    arch = getattr(sys.implementation, "_mpy", 0) >> 10
+    if sys.implementation.name == "micropython" and arch:  # the native pass is the one used
+        from pipcore import native
+
+        assert board.find is native.find and board.index is native.index
+    seed = 5
+    for trial in range(300):
+        a = bytearray(board.NLOC)
+        b = bytearray(board.NLOC)
+        for i in range(board.NLOC):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            a[i] = seed >> 16 & 7
+            b[i] = a[i] if seed >> 8 & 3 else (a[i] + 1 + (seed >> 20 & 3)) & 7
+        want = [i for i in range(board.NLOC) if a[i] != b[i]]
+        n = board.find(bytes(a), b)
+        assert n == len(want), trial
+        assert list(board.index[:n]) == want and board.index[n] == 255, trial
+    assert board.find(bytes(board.NLOC), bytes(board.NLOC)) == 0 and board.index[0] == 255

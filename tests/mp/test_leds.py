@@ -162,6 +162,38 @@ def test_the_native_mix_is_used_where_the_port_has_native_code():
     assert Pixels(10, Strip().write, use_native=False)._mix is None
 
 
+def test_the_native_put_writes_what_the_plain_one_does():
+    import sys
+
+    from pipdrivers import leds
+
+    arch = getattr(sys.implementation, "_mpy", 0) >> 10
+    if sys.implementation.name != "micropython" or not arch:
+        assert Pixels.put is Pixels._put  # one put: the plain one
+        return
+    assert Pixels.put is not Pixels._put and leds.put is not None
+    rnd = lcg(11)
+    for byteorder in ("GRB", "RGB", "BGR"):
+        native = Pixels(g.LEDS, Strip().write, byteorder=byteorder)
+        plain = Pixels(g.LEDS, Strip().write, byteorder=byteorder)
+        for _ in range(600):
+            i, code = next(rnd) % g.LEDS, (next(rnd) % 3) << 24 | next(rnd) & 0xFFFFFF
+            native.put(i, code)
+            Pixels._put(plain, i, code)
+        assert bytes(native._effect) == bytes(plain._effect), byteorder
+        for layer in range(3):
+            assert bytes(native._layers[layer]) == bytes(plain._layers[layer]), (byteorder, layer)
+        assert list(native._load) == list(plain._load), byteorder
+    for index, code in ((g.LEDS, 0), (-1, 0), (0, 3 << 24), (0, -1)):
+        said = []
+        for put in (native.put, lambda i, c: Pixels._put(native, i, c)):
+            try:
+                put(index, code)
+            except LedError as exc:
+                said.append(str(exc))
+        assert len(said) == 2 and said[0] == said[1], (index, code, said)
+
+
 def test_warm_builds_palettes_once():
     px = Pixels(10, Strip().write)
     warm(px)

@@ -137,3 +137,64 @@ def test_game_ends_part_way_through_a_double():
     assert steps(turn, "2/off") == [(1, 0, 2)]
     assert turn.is_complete(after(turn.position, "2/off 1/off"))
     assert steps(turn, "2/off 1/off") == []
+
+
+def _count_reference(counts, p0, pm, closed, srcs, d):
+    """What ``pipcore.steps.count`` must answer, written plainly (the native one is checked against it)."""
+    total = over = bear = 0
+    for p in range(BAR, 0, -1):
+        n = (counts[p + d] if p + d <= BAR else 0) - pm[p] + p0[p]
+        if n < 0 or n > 4:
+            return -1
+        counts[p] = n
+        if n and closed[p]:
+            return -1
+        if n and p <= d:
+            bear = 1
+            if p < d:
+                over = p
+        for _ in range(n):
+            if total < 4:
+                srcs[total] = p
+            total += 1
+    return total | bear << 8 | over << 9
+
+
+def test_the_moves_made_are_counted_alike_natively_and_plainly():
+    """``steps.count`` (native code where the port has it) against the plain reading, on positions part-way
+    through doubles and on counts no double gives."""
+    import sys
+
+    from pipcore import steps as st
+
+    arch = getattr(sys.implementation, "_mpy", 0) >> 10
+    if sys.implementation.name == "micropython" and arch:
+        from pipcore import native
+
+        assert st.count is native.count
+    seed = 9
+    for trial in range(400):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        d = 1 + seed % 6
+        start = bytearray(26)
+        closed = bytearray(26)
+        for p in range(1, 26):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            start[p] = seed >> 8 & 3 if seed >> 12 & 1 else 0
+            closed[p] = 1 if seed >> 14 & 7 == 0 else 0
+        now = bytearray(start)
+        for _ in range(seed >> 16 & 3):  # some moves of d (or a wrong count)
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            p = 1 + seed % 25
+            if now[p]:
+                now[p] -= 1
+                now[p - d if p > d else 0] += 1
+        if trial % 7 == 0:
+            now[1 + trial % 25] += 1
+        got = [bytearray(26), bytearray(4)]
+        want = [bytearray(26), bytearray(4)]
+        a = st.count(got[0], start, now, closed, got[1], d)
+        b = _count_reference(want[0], start, now, closed, want[1], d)
+        assert a == b, (trial, a, b)
+        if a >= 0:
+            assert got == want, trial

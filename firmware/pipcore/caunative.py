@@ -1,0 +1,26 @@
+"""The Caucasian generator's innermost loop in native code (``@micropython.viper``), where the port has it.
+
+``pipcore.caucasian`` appends a play per fourth move of a double; this
+module, loaded only with it (a backgammon board never holds it), does that
+loop natively. ``pipboard deploy`` compiles it for the board's CPU like
+``pipcore.native``; where the import fails the loop stays in bytecode
+(tests/mp/test_native.py compares both).
+"""
+
+import micropython
+
+
+@micropython.viper
+def extend(m, cand, i: int, moving: int, c: int, codes) -> int:
+    """The Caucasian generator's fourth moves (``pipcore.caucasian``): for each candidate ``cand[i:moving]``
+    holding a checker in ``m``, the play ``c`` with that source appended to ``codes``; how many."""
+    pm = ptr8(m)  # noqa: F821  (viper built-ins)
+    pc = ptr8(cand)  # noqa: F821
+    n = 0
+    while i < moving:
+        q = int(pc[i])
+        if pm[q]:
+            codes.append(c | (q << 18))
+            n += 1
+        i += 1
+    return n
