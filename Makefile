@@ -50,6 +50,9 @@ soak: setup
 
 bench: setup
 	$(PIP) install -q -e '.[bench]'
+	@command -v valgrind >/dev/null || { echo "installing Debian packages: valgrind (instruction counts: tests/bench/instructions.py)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind >/dev/null; }
 	@failed=""; for b in tests/bench/bench_*.py; do echo "== $$b"; $(PY) $$b || failed="$$failed $$b"; done; \
 	if [ -n "$$failed" ]; then echo "over budget or broken:$$failed"; exit 1; fi
 

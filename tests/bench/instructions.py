@@ -1,0 +1,77 @@
+"""Pico estimates from instruction counts: the unix MicroPython under callgrind.
+
+A shared development machine's wall clock moves with its neighbours: the very
+script and firmware whose generation took 744 us on the day the ratio table
+was made (tests/bench/README.md) take 741-1,067 us on another day, so a
+wall-clock estimate near its budget passes or fails by the hour. The number of
+instructions the unix port executes for the same work does not move, and the
+Pico's time per such instruction is nearly the same across kinds of work
+(12-17 ns, measured against every on-target figure: README, "Ratios"). So
+for the budgets where that matters, the estimate of record is::
+
+    Pico ms = instructions (unix MicroPython, .mpy as deployed) x ns per instruction of its kind
+
+Work is counted as ``callgrind_controller.py`` counts it: the script calls
+each piece through ``next(map(...))`` (``map``'s C function, which the
+firmware never calls) and callgrind collects only inside it, one dump per call.
+Needs valgrind (``make bench`` installs it).
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import mpy_host
+
+# Pico ns per instruction of the unix MicroPython 1.29 (x86-64, .mpy), per kind of work:
+# the on-target figures of d5a70d0 over callgrind's counts of the same scripts and
+# firmware (README, "Ratios"). Generation: the larger of worst (102.7 ms / 8.29 M)
+# and median (4.9 ms / 0.41 M).
+NS_PER_INSTRUCTION = {"generation": 12.4, "scan": 15.9, "led_frame": 14.4, "limited_frame": 17.2,
+                      "buttons": 14.8}
+
+# What a counted script starts with: ``counted(func, arg)`` runs ``func(arg)`` once inside the
+# collected C call and returns its result.
+HEAD = '''
+def counted(func, arg):
+    return next(map(lambda _: func(arg), (0,)))
+'''
+
+
+def have_valgrind():
+    return shutil.which("valgrind") is not None
+
+
+def count(body, heapsize=None):
+    """(instructions of each ``counted(...)`` call of the MicroPython script ``HEAD + body`` in order,
+    the script's output). Raises ``RuntimeError`` with the script's output when it fails."""
+    tmp = tempfile.mkdtemp(prefix="cg-count-")
+    try:
+        script = os.path.join(tmp, "counted.py")
+        with open(script, "w") as f:
+            f.write(HEAD + body)
+        out = os.path.join(tmp, "callgrind.out")
+        cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=map_iternext",
+               "--dump-after=map_iternext", "--callgrind-out-file=" + out, mpy_host.unix_micropython()]
+        if heapsize:
+            cmd += ["-X", "heapsize=%d" % heapsize]
+        env = dict(os.environ, MICROPYPATH=mpy_host.mpy_tree())
+        proc = subprocess.run(cmd + [script], cwd=tmp, env=env, capture_output=True, text=True)
+        if proc.returncode:
+            raise RuntimeError("the counted script failed:\n" + proc.stdout[-2000:] + proc.stderr[-3000:])
+        dumps = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1].split("-")[0]))
+        counts = []
+        for path in dumps:
+            with open(path) as f:
+                found = re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M)
+            counts.append(int(found.group(1)) if found else 0)
+        return counts, proc.stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def pico_ms(instructions, kind):
+    return instructions * NS_PER_INSTRUCTION[kind] / 1e6
