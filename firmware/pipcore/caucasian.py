@@ -384,8 +384,8 @@ class Turn(ExactAndSteps, PlayList):
                             m[s] -= 1
                             m[t] += 1
                             c = code | (s << shift) | 4
-                            if not at_points and native is not None:
-                                native(m, cand, i, moving, c, plays)
+                            if native is not None:
+                                native(m, cand, i, moving, c, plays, marks if caucasian else 0, d)
                             elif not at_points:
                                 for j in range(i, moving):
                                     if m[cand[j]]:
@@ -508,7 +508,9 @@ class Turn(ExactAndSteps, PlayList):
                             # each open candidate holding a checker is one play, unless only
                             # marked checkers stand there and it would hide (C2)
                             c |= 4
-                            if not points:
+                            if native is not None:
+                                native(m, cand, i, moving, c, plays, after if caucasian else 0, d)
+                            elif not points:
                                 for j in range(i, moving):
                                     if m[cand[j]]:
                                         append(c | last[j])

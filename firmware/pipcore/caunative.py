@@ -11,16 +11,30 @@ import micropython
 
 
 @micropython.viper
-def extend(m, cand, i: int, moving: int, c: int, codes) -> int:
+def extend(m, cand, i: int, moving: int, c: int, codes, marks: int, d: int) -> int:
     """The Caucasian generator's fourth moves (``pipcore.caucasian``): for each candidate ``cand[i:moving]``
-    holding a checker in ``m``, the play ``c`` with that source appended to ``codes``; how many."""
+    holding a checker in ``m``, the play ``c`` with that source appended to ``codes``; how many.
+
+    ``marks`` (a mark state, 0 without the Caucasian restriction): a source whose checkers are all
+    marked, with the mover's own checkers ``d`` points on, is skipped (C2: a marked checker may
+    not land there)."""
     pm = ptr8(m)  # noqa: F821  (viper built-ins)
     pc = ptr8(cand)  # noqa: F821
     n = 0
     while i < moving:
         q = int(pc[i])
-        if pm[q]:
-            codes.append(c | (q << 18))
-            n += 1
         i += 1
+        if not pm[q]:
+            continue
+        if marks and pm[q - d]:
+            marked = 0  # the marked checkers on q
+            v = marks
+            while v:
+                if (v & 31) == q:
+                    marked += 1
+                v >>= 6
+            if int(pm[q]) <= marked:
+                continue
+        codes.append(c | (q << 18))
+        n += 1
     return n
