@@ -380,13 +380,14 @@ class Turn(ExactAndSteps, PlayList):
                     t = s - d
                     if not at_points >> s & 1 and (m[t] or not blot[t]):
                         out = outside - 1 if s > 6 and t <= 6 else outside
+                        if out and native is not None:  # the move s -> t made (and undone) there
+                            native(m, cand, i, moving, code | (s << shift) | 4, plays, marks if caucasian else 0, d, 1)
+                            continue
                         if out:
                             m[s] -= 1
                             m[t] += 1
                             c = code | (s << shift) | 4
-                            if native is not None:
-                                native(m, cand, i, moving, c, plays, marks if caucasian else 0, d)
-                            elif not at_points:
+                            if not at_points:
                                 for j in range(i, moving):
                                     if m[cand[j]]:
                                         append(c | last[j])
@@ -509,7 +510,7 @@ class Turn(ExactAndSteps, PlayList):
                             # marked checkers stand there and it would hide (C2)
                             c |= 4
                             if native is not None:
-                                native(m, cand, i, moving, c, plays, after if caucasian else 0, d)
+                                native(m, cand, i, moving, c, plays, after if caucasian else 0, d, 0)
                             elif not points:
                                 for j in range(i, moving):
                                     if m[cand[j]]:

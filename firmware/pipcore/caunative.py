@@ -11,16 +11,21 @@ import micropython
 
 
 @micropython.viper
-def extend(m, cand, i: int, moving: int, c: int, codes, marks: int, d: int) -> int:
+def extend(m, cand, i: int, moving: int, c: int, codes, marks: int, d: int, third: int) -> int:
     """The Caucasian generator's fourth moves (``pipcore.caucasian``): for each candidate ``cand[i:moving]``
     holding a checker in ``m``, the play ``c`` with that source appended to ``codes``; how many.
 
     ``marks`` (a mark state, 0 without the Caucasian restriction): a source whose checkers are all
     marked, with the mover's own checkers ``d`` points on, is skipped (C2: a marked checker may
-    not land there)."""
+    not land there). With ``third`` the third move (from ``cand[i]``, ``d`` points on) is made
+    in ``m`` first and undone at the end."""
     pm = ptr8(m)  # noqa: F821  (viper built-ins)
     pc = ptr8(cand)  # noqa: F821
     n = 0
+    s = int(pc[i])
+    if third:
+        pm[s] -= 1
+        pm[s - d] += 1
     while i < moving:
         q = int(pc[i])
         i += 1
@@ -37,4 +42,7 @@ def extend(m, cand, i: int, moving: int, c: int, codes, marks: int, d: int) -> i
                 continue
         codes.append(c | (q << 18))
         n += 1
+    if third:
+        pm[s] += 1
+        pm[s - d] -= 1
     return n
