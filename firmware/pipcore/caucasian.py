@@ -67,10 +67,10 @@ from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import _may_move, _occupied_above, _repeats, apply_move, check_dice
 
-try:  # the fourth moves of a double appended in native code where the port has it (pipcore.caunative)
-    from pipcore.caunative import extend
-except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop in ``_explore``
-    extend = None
+try:  # a double's plain third and fourth moves in native code where the port has it (pipcore.caunative)
+    from pipcore.caunative import extend, thirds
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loops in ``_explore``
+    extend = thirds = None
 
 _HIGH_FIRST = const(1 << 23)  # play-code bit: the high die went first (always set for doubles)
 # A mark state is one small int: four 6-bit slots, sorted high to low, each
@@ -340,6 +340,7 @@ class Turn(ExactAndSteps, PlayList):
         dbs = self._db
         nss = self._ns
         native = extend  # pipcore.caunative's, or None
+        run = thirds if native is not None else None
         bar_point = BAR  # (a local: an imported name is looked up on every use)
         all_off = CHECKERS
         best = 0  # the most moves of a play found so far (self._best around _last_moves)
@@ -372,17 +373,21 @@ class Turn(ExactAndSteps, PlayList):
             # usual case (below, in line), measured 9.03M -> 7.48M instructions per
             # generation for 3h6AiICKNFWqAA 1-1 (1528 plays)
             fast = nd == 3 and single and stop == n and best == 4
+            done = 0  # with ``fast``, the candidates before it were moved natively (``thirds``)
             for i in range(i0, stop):
+                if i < done:
+                    continue
                 s = cand[i]
                 if not m[s]:
                     continue
-                if fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
+                if fast and i < moving and run is not None:  # the plain third moves from here on, natively
+                    done = run(m, cand, blot, i, moving, code | 4, plays, marks, d, outside, caucasian)
+                    if done > i:
+                        continue  # (else i is not plain: the general path below)
+                elif fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
                     t = s - d
                     if not at_points >> s & 1 and (m[t] or not blot[t]):
                         out = outside - 1 if s > 6 and t <= 6 else outside
-                        if out and native is not None:  # the move s -> t made (and undone) there
-                            native(m, cand, i, moving, code | (s << shift) | 4, plays, marks if caucasian else 0, d, 1)
-                            continue
                         if out:
                             m[s] -= 1
                             m[t] += 1
@@ -510,7 +515,7 @@ class Turn(ExactAndSteps, PlayList):
                             # marked checkers stand there and it would hide (C2)
                             c |= 4
                             if native is not None:
-                                native(m, cand, i, moving, c, plays, after if caucasian else 0, d, 0)
+                                native(m, cand, i, moving, c, plays, after if caucasian else 0, d)
                             elif not points:
                                 for j in range(i, moving):
                                     if m[cand[j]]:

@@ -69,17 +69,22 @@ class ExactAndSteps:
             srcs = 0  # a bit per source
             twice = 0  # a bit per source of two moves or more
             low = 0
+            v = code >> 3
             for i in range(n):
-                low = code >> (3 + 5 * i) & 31  # non-increasing: the last is the lowest
+                low = v & 31  # non-increasing: the last is the lowest
+                v >>= 5
                 twice |= srcs & (1 << low)
                 srcs |= 1 << low
             if low > d:  # nothing borne off
                 blot = self._blot
+                shared = twice | srcs >> d | srcs << d  # sources of two moves, or d from another source
                 rest = 0
                 kept = 0
+                v = code >> 3
                 for i in range(n):
-                    s = code >> (3 + 5 * i) & 31
-                    if twice >> s & 1 or srcs >> (s + d) & 1 or srcs >> (s - d) & 1 or blot[s - d]:
+                    s = v & 31
+                    v >>= 5
+                    if shared >> s & 1 or blot[s - d]:
                         rest |= s << (3 + 5 * kept)
                         kept += 1
                 if kept < n:
