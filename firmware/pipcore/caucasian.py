@@ -339,6 +339,8 @@ class Turn(ExactAndSteps, PlayList):
         mks = self._mk
         dbs = self._db
         nss = self._ns
+        # per depth: its states, the next depth's, the shift of its move's field (one unpacking per level entered)
+        levels = [(mks[k], dbs[k], mks[k + 1], dbs[k + 1], 3 + 5 * k) for k in range(4)]
         native = extend  # pipcore.caunative's, or None
         run = thirds if native is not None else None
         bar_point = BAR  # (a local: an imported name is looked up on every use)
@@ -352,13 +354,9 @@ class Turn(ExactAndSteps, PlayList):
         code = _HIGH_FIRST
         while True:
             # enter level ``depth`` (or come back to it) at candidate i0
-            mk = mks[depth]
-            db = dbs[depth]
+            mk, db, mk2, db2, shift = levels[depth]
             ns = nss[depth]
             nd = depth + 1
-            mk2 = mks[nd]
-            db2 = dbs[nd]
-            shift = 3 + 5 * depth
             single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
             marks = mk[0]
             at_points = 0  # bit p set for each point p that holds a marked checker
