@@ -51,7 +51,15 @@ MicroPython puts the frame of a function with more than about 11 locals and
 stack slots on the heap, so the hot paths are written in line. In a
 fragmented heap such a call costs far more (7 us instead of 0.3 us for a
 60-local function after the bench has loaded its 805-turn corpus), which
-doubles the generation's time there. The first generator
+doubles the generation's time there. So the search of a double is one loop
+(``_explore``, per-depth arrays instead of a call per node) and the plain
+third and fourth moves run in native code where the port has it
+(``pipcore.caunative``); callgrind, instructions per generation (.mpy, x64
+native): bwyGgKBSVSYqAA 1-1 board 8.19 -> 5.78 M, GOAfBImULDEWCg 1-1 board
+8.66 -> 6.65 M, DDyPCEFSKZFUCg 2-2 board+jail 7.76 -> 5.64 M,
+22YABAlsaaWUAA 2-2 board+jail 6.97 -> 4.81 M, 3h6AiICKNFWqAA 1-1 board
+10.0 -> 6.79 M (home 6.53 -> 3.58 M); heap frames 400 -> ~80 per
+generation (the rare paths: ``_children``, ``_exact``). The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
@@ -324,7 +332,8 @@ class Turn(ExactAndSteps, PlayList):
         already (``_mk``, ``_db``, ``_ns``), and where each level's loop
         stands, its code and its ``outside`` are kept in ``at``, ``codes`` and
         ``outs``. Measured (callgrind, unix MicroPython): a call per node put
-        this 40-local frame on the heap 100-140 times per generation."""
+        this 40-local frame on the heap 100-140 times per generation;
+        bwyGgKBSVSYqAA 1-1 8.19 -> 7.47 M instructions per generation."""
         m = self._m
         cand = self._cand
         n = self._n
