@@ -382,28 +382,32 @@ class Turn(ExactAndSteps, PlayList):
             fast = nd == 3 and single and stop == n and best == 4
             done = 0  # with ``fast``, the candidates before it were moved natively (``thirds``)
             for i in range(i0, stop):
-                if i < done:
-                    continue
                 s = cand[i]
                 if not m[s]:
                     continue
-                if fast and i < moving and run is not None:  # the plain third moves from here on, natively
-                    done = run(m, cand, blot, i, moving, code | 4, plays, marks, d, outside, caucasian)
-                    if done > i:
-                        continue  # (else i is not plain: the general path below)
-                elif fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
-                    t = s - d
-                    if not at_points >> s & 1 and (m[t] or not blot[t]):
-                        out = outside - 1 if s > 6 and t <= 6 else outside
-                        if out:
-                            m[s] -= 1
-                            m[t] += 1
-                            c = code | (s << shift) | 4
-                            if not at_points:
-                                for j in range(i, moving):
-                                    if m[cand[j]]:
-                                        append(c | last[j])
-                            else:
+                if fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
+                    if i < done:
+                        continue  # made by thirds
+                    if run is not None:  # the plain third moves from here on, natively
+                        done = run(m, cand, blot, i, moving, code | 4, plays, marks, d, outside, caucasian)
+                        if done > i:
+                            continue  # (else i is not plain: the general path below)
+                    else:
+                        t = s - d
+                        if not at_points >> s & 1 and (m[t] or not blot[t]):
+                            out = outside - 1 if s > 6 and t <= 6 else outside
+                            if out:
+                                c = code | (s << shift) | 4
+                                if not at_points:  # m as before s -> t: s has one checker less, t one more
+                                    if m[s] > 1:
+                                        append(c | last[i])
+                                    for j in range(i + 1, moving):
+                                        s2 = cand[j]
+                                        if m[s2] or s2 == t:
+                                            append(c | last[j])
+                                    continue
+                                m[s] -= 1
+                                m[t] += 1
                                 for j in range(i, moving):
                                     s2 = cand[j]
                                     if m[s2]:
@@ -417,9 +421,9 @@ class Turn(ExactAndSteps, PlayList):
                                             if m[s2] <= marked:
                                                 continue  # C2
                                         append(c | last[j])
-                            m[t] -= 1
-                            m[s] += 1
-                            continue
+                                m[t] -= 1
+                                m[s] += 1
+                                continue
                 t = s - d
                 if t < 1:
                     if outside or (t < 0 and _occupied_above(m, s)):
