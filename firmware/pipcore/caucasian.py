@@ -54,12 +54,15 @@ fragmented heap such a call costs far more (7 us instead of 0.3 us for a
 doubles the generation's time there. So the search of a double is one loop
 (``_explore``, per-depth arrays instead of a call per node) and the plain
 third and fourth moves run in native code where the port has it
-(``pipcore.caunative``); callgrind, instructions per generation (.mpy, x64
-native): bwyGgKBSVSYqAA 1-1 board 8.19 -> 5.78 M, GOAfBImULDEWCg 1-1 board
-8.66 -> 6.65 M, DDyPCEFSKZFUCg 2-2 board+jail 7.76 -> 5.64 M,
-22YABAlsaaWUAA 2-2 board+jail 6.97 -> 4.81 M, 3h6AiICKNFWqAA 1-1 board
-10.0 -> 6.79 M (home 6.53 -> 3.58 M); heap frames 400 -> ~80 per
-generation (the rare paths: ``_children``, ``_exact``). The first generator
+(``pipcore.caunative``). Callgrind, instructions per generation before ->
+after, .mpy with caunative's x64 code (in brackets bytecode only: caunative
+off, as on the WASM port and in make bench's counts): bwyGgKBSVSYqAA 1-1 board 8.19 -> 5.76 M
+(8.65 -> 7.39 M), GOAfBImULDEWCg 1-1 board 8.66 -> 6.63 M (9.30 -> 8.13 M),
+DDyPCEFSKZFUCg 2-2 board+jail 7.76 -> 5.60 M (8.28 -> 7.19 M),
+22YABAlsaaWUAA 2-2 board+jail 6.97 -> 4.81 M (7.62 -> 6.52 M),
+3h6AiICKNFWqAA 1-1 board 10.0 -> 6.82 M (10.8 -> 9.32 M); the heap
+frames' gc_alloc 0.93 -> 0.27 M of them (bwyGgKBSVSYqAA; left: ``_children``,
+``_exact``, ``_exact_from``, on the rarer paths). The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
