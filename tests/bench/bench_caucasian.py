@@ -21,8 +21,8 @@ turn <= 150 ms, each later call <= 20 ms.
 
 The worst case is judged by instruction count where valgrind is installed
 (tests/bench/instructions.py): the slowest cases by the clock and the ones with
-the most plays are generated once more under callgrind, in bytecode (the native
-loop of ``pipcore.caunative`` switched off: an upper bound), and their
+the most plays are generated once more under callgrind, in bytecode (without
+``pipcore.caunative``: its plain loops run, an upper bound), and their
 instructions times the generation's ns per instruction are the estimate of
 record. The wall-clock estimate is printed beside it: on a shared host it moves
 by +-40% with the neighbours' load, and this budget sits inside that band.
@@ -206,7 +206,6 @@ import gc
 from pipcore import caucasian
 from pipcore.position import decode_position_id
 from pipcore.rules import apply_move
-caucasian.extend = None  # the bytecode loop (native instructions are this CPU's, not the Pico's)
 for k, (pid, d1, d2, c, sc, j, what) in enumerate(%r):
     pos = decode_position_id(pid)
     a = (pos, (d1, d2), c, sc, j)
@@ -234,7 +233,8 @@ for k, (pid, d1, d2, c, sc, j, what) in enumerate(%r):
                 print("P", k)
 """
     order = list(work)
-    counts, out = instructions.count(body % ([case + (work[case],) for case in order],))
+    # plain: without pipcore.caunative (native instructions are this CPU's, not the Pico's)
+    counts, out = instructions.count(body % ([case + (work[case],) for case in order],), plain=True)
     tags = [(line[0], order[int(line[2:])]) for line in out.splitlines() if line[:2] in ("G ", "F ", "P ")]
     if len(tags) != len(counts):
         raise SystemExit("callgrind: %d counts for %d calls" % (len(counts), len(tags)))

@@ -13,11 +13,24 @@ The script a maker runs on the Pico runs here with the firmware compiled to
   of the Pico's 241 KB free heap: a third left free at the worst moment).
   The smallest heap that passes is bisected to 4 KB and printed.
 
+Where valgrind is installed the three time budgets are judged by instruction
+counts (tests/bench/instructions.py: this shared host's clock moves +-40%,
+and the frame's budget sits inside that band): every event of the bench's
+turns is counted once under callgrind (``callgrind_controller.py --each``),
+with the native modules taken out so that their plain twins run (x86-64
+instructions are not the Pico's: the bytecode's count is the upper bound),
+and the most instructions of each kind times the Pico's ns per instruction is
+the estimate of record: a settled change at the LED frame's 14.4 ns plus the
+scan as measured on the Pico, a roll at the same, a DONE at the largest
+measured (17.2 ns: the save's JSON has no on-target figure). The wall-clock
+estimates are printed beside them.
+
 Also reported: the CPython speed of the whole simulated board (games/s).
 """
 
 import os
 import random
+import subprocess
 import sys
 import time
 
@@ -25,10 +38,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE, os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host_tools")]
 
+import instructions  # noqa: E402
 from mpy_host import passes, run_pico_script, smallest_heap  # noqa: E402
 
 SCRIPT = "bench_controller.py"
 HEAP_BUDGET = 240 * 1024
+SCAN_MS = 0.283  # the busy scan measured on the Pico (README, "Ratios"), added to every frame
+# budget line -> (event kinds, ns per instruction, what is added, budget ms)
+BY_INSTRUCTIONS = {
+    "settled change -> LED frame, worst": (("lift", "wrong", "place"), "led_frame", SCAN_MS, 20),
+    "roll -> movable checkers marked, worst": (("roll",), "led_frame", 0, 200),
+    "DONE -> play committed and saved, worst": (("done",), "limited_frame", 0, 200),
+}
 
 
 def sim_games_per_second(n=20):
@@ -42,11 +63,55 @@ def sim_games_per_second(n=20):
     return n / (time.process_time() - t0), player.stats
 
 
+def event_instructions():
+    """{kind: the most instructions one event of that kind took}, plain twins in place of native code."""
+    kinds = sorted(set(k for spec in BY_INSTRUCTIONS.values() for k in spec[0]))
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "callgrind_controller.py"), "--plain", "--reps", "1",
+                           "--each"] + kinds, capture_output=True, text=True)
+    most = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("EVENT "):
+            _, kind, m, _ = line.split()
+            most[kind] = max(most.get(kind, 0), int(float(m) * 1e6))
+    if proc.returncode or set(most) != set(kinds):
+        raise SystemExit("callgrind_controller.py failed:\n" + proc.stdout[-2000:] + proc.stderr[-2000:])
+    return most
+
+
+def judge(out, rc):
+    """Echo the Pico script's lines; with valgrind, the time budgets judged by instructions."""
+    if not instructions.have_valgrind():
+        sys.stdout.write(out)
+        return rc
+    most = event_instructions()
+    failures = 0
+    for line in out.splitlines():
+        spec = [(name, v) for name, v in BY_INSTRUCTIONS.items() if line[5:].startswith(name + ":")]
+        if spec and line.startswith(("PASS ", "FAIL ")):
+            (name, (kinds, kind, plus, budget)), = spec
+            print("(wall clock, not the verdict: %s)" % line[5:])
+            n, which = max((most[k], k) for k in kinds)
+            ms = instructions.pico_ms(n, kind) + plus
+            ok = ms <= budget
+            failures += not ok
+            print("%s %s: %.2f ms on the Pico (est. %.3f M unix instructions (%s, plain twins) x %.1f ns%s; "
+                  "budget %g ms)" % ("PASS" if ok else "FAIL", name, ms, n / 1e6, which,
+                                     instructions.NS_PER_INSTRUCTION[kind],
+                                     " + %.2f ms scan" % plus if plus else "", budget))
+        elif line.startswith("host="):
+            print("host=unix failures=%d" % failures)
+        else:
+            print(line)
+            failures += line.startswith("FAIL ")
+    return 1 if failures else 0
+
+
 def main():
     ok = passes(SCRIPT, HEAP_BUDGET)
     low = smallest_heap(SCRIPT, step=4096, high=4 * 1024 * 1024)
     # times in a heap like the board's (a collection sweeps the whole heap: a huge one would slow it)
-    rc, _ = run_pico_script(SCRIPT, heapsize=max(HEAP_BUDGET, (low or 0) * 5 // 4))
+    rc, out = run_pico_script(SCRIPT, heapsize=max(HEAP_BUDGET, (low or 0) * 5 // 4), echo=False)
+    rc = judge(out, rc)
     print("%s %s runs to the end with -X heapsize=%dk (the smallest heap that passes: %s)"
           % ("PASS" if ok else "FAIL", SCRIPT, HEAP_BUDGET // 1024, "%dk" % (low // 1024) if low else "none"))
     try:

@@ -219,8 +219,9 @@ def main():
     ap.add_argument("--each", action="store_true", help="the instructions of every event, in order")
     ap.add_argument("--turn", help="one of the bench's turns only: POSITIONID:D1-D2")
     ap.add_argument("--part", action="append", default=[], help="module:function or module:Class.method")
+    ap.add_argument("--plain", action="store_true", help="without the native modules (their plain twins run)")
     args = ap.parse_args()
-    if len(args.kinds) > len(VIA) and not args.part or len(args.part) > 2:
+    if len(args.kinds) > len(VIA) and not (args.part or args.each) or len(args.part) > 2:
         raise SystemExit("at most %d kinds (or two parts) per run" % len(VIA))
     text, via = patched(args.kinds, args.reps, args.part, args.turn, args.each)
     tmp = tempfile.mkdtemp(prefix="cg-bench-")
@@ -236,7 +237,7 @@ def main():
         if args.each:
             cmd += ["--dump-after=" + SYMBOL[v] for v in sorted(set(via.values()))]
         cmd += [mpy_host.unix_micropython(), "-X", "heapsize=" + args.heap, script]
-        env = dict(os.environ, MICROPYPATH=mpy_host.mpy_tree())
+        env = dict(os.environ, MICROPYPATH=mpy_host.plain_tree() if args.plain else mpy_host.mpy_tree())
         proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True)
         sys.stdout.write(proc.stdout)
         calls = re.search(r"CALLS (\{.*\})", proc.stdout)

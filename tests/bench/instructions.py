@@ -45,9 +45,10 @@ def have_valgrind():
     return shutil.which("valgrind") is not None
 
 
-def count(body, heapsize=None):
+def count(body, heapsize=None, plain=False):
     """(instructions of each ``counted(...)`` call of the MicroPython script ``HEAD + body`` in order,
-    the script's output). Raises ``RuntimeError`` with the script's output when it fails."""
+    the script's output). ``plain``: without the native modules (their plain twins run). Raises
+    ``RuntimeError`` with the script's output when it fails."""
     tmp = tempfile.mkdtemp(prefix="cg-count-")
     try:
         script = os.path.join(tmp, "counted.py")
@@ -58,7 +59,7 @@ def count(body, heapsize=None):
                "--dump-after=map_iternext", "--callgrind-out-file=" + out, mpy_host.unix_micropython()]
         if heapsize:
             cmd += ["-X", "heapsize=%d" % heapsize]
-        env = dict(os.environ, MICROPYPATH=mpy_host.mpy_tree())
+        env = dict(os.environ, MICROPYPATH=mpy_host.plain_tree() if plain else mpy_host.mpy_tree())
         proc = subprocess.run(cmd + [script], cwd=tmp, env=env, capture_output=True, text=True)
         if proc.returncode:
             raise RuntimeError("the counted script failed:\n" + proc.stdout[-2000:] + proc.stderr[-3000:])

@@ -55,9 +55,25 @@ def mpy_tree():
     return _built["dir"]
 
 
+def plain_tree():
+    """``mpy_tree()`` without the modules of native code: the firmware runs its plain twins, as on a
+    port without the native emitter (instruction counts of native code are this CPU's, not the Pico's)."""
+    if "plain" not in _built:
+        from pipboard.deploy import NATIVE_MODULES
+
+        tree = mpy_tree()
+        plain = os.path.join(os.path.dirname(tree), "plain")
+        shutil.copytree(tree, plain)
+        for rel in NATIVE_MODULES:
+            os.remove(os.path.join(plain, rel[:-3] + ".mpy"))
+        _built["plain"] = plain
+    return _built["plain"]
+
+
 def cleanup():
     tmp = _built.pop("tmp", None)
     _built.pop("dir", None)
+    _built.pop("plain", None)
     if tmp:
         shutil.rmtree(tmp, ignore_errors=True)
 
