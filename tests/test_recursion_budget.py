@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
 import recursion_worst  # noqa: E402
 
 MARGIN = 16  # the deepest chain, bounded by the four moves of a double: Turn -> _generate_double ->
-# _explore x4 -> _legal -> _exact -> _exact_from x5 (caucasian, 14 frames) and two for the helpers
+# _explore x4 -> _legal -> _exact -> _exact_from x5 (caucasian, 14 frames; since its search is one loop,
+# _explore x1 and no _legal: 9) and two for the helpers
 STACK = 24 * 1024
 
 

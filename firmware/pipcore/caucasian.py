@@ -51,7 +51,18 @@ MicroPython puts the frame of a function with more than about 11 locals and
 stack slots on the heap, so the hot paths are written in line. In a
 fragmented heap such a call costs far more (7 us instead of 0.3 us for a
 60-local function after the bench has loaded its 805-turn corpus), which
-doubles the generation's time there. The first generator
+doubles the generation's time there. So the search of a double is one loop
+(``_explore``, per-depth arrays instead of a call per node) and the plain
+third and fourth moves run in native code where the port has it
+(``pipcore.caunative``). Callgrind, instructions per generation before ->
+after, .mpy with caunative's x64 code (in brackets bytecode only: caunative
+off, as on the WASM port and in make bench's counts): bwyGgKBSVSYqAA 1-1 board 8.19 -> 5.76 M
+(8.65 -> 7.39 M), GOAfBImULDEWCg 1-1 board 8.66 -> 6.63 M (9.30 -> 8.13 M),
+DDyPCEFSKZFUCg 2-2 board+jail 7.76 -> 5.60 M (8.28 -> 7.19 M),
+22YABAlsaaWUAA 2-2 board+jail 6.97 -> 4.81 M (7.62 -> 6.52 M),
+3h6AiICKNFWqAA 1-1 board 10.0 -> 6.82 M (10.8 -> 9.32 M); the heap
+frames' gc_alloc 0.93 -> 0.27 M of them (bwyGgKBSVSYqAA; left: ``_children``,
+``_exact``, ``_exact_from``, on the rarer paths). The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
@@ -67,10 +78,10 @@ from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import _may_move, _occupied_above, _repeats, apply_move, check_dice
 
-try:  # the fourth moves of a double appended in native code where the port has it (pipcore.caunative)
-    from pipcore.caunative import extend
-except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loop in ``_explore``
-    extend = None
+try:  # a double's plain third and fourth moves in native code where the port has it (pipcore.caunative)
+    from pipcore.caunative import extend, thirds
+except Exception:  # CPython, no native emitter, a .mpy for another CPU: the loops in ``_explore``
+    extend = thirds = None
 
 _HIGH_FIRST = const(1 << 23)  # play-code bit: the high die went first (always set for doubles)
 # A mark state is one small int: four 6-bit slots, sorted high to low, each
@@ -307,215 +318,266 @@ class Turn(ExactAndSteps, PlayList):
         self._db = [[0] * 8 for _ in range(5)]
         self._ns = bytearray(5)
         self._ns[0] = 1
-        self._best = 0
         self._last = [s << 18 for s in cand]
-        self._append = self.plays.append
         self._memo = {}  # _exact: reduced play -> legal
-        self._explore(0, 0, _HIGH_FIRST, outside)
-        del self._m, self._mk, self._db, self._ns, self._memo, self._last, self._append
+        self._explore(outside)
+        del self._m, self._mk, self._db, self._ns, self._memo, self._last
         if self._best <= 0 or not self.plays:
             self.plays = [0]
             self._best = 0
         self.dice_used = self._best
 
-    def _explore(self, i0, depth, code, outside):
-        """Moves ``depth + 1``.. from ``cand[i0:]`` (non-increasing sources).
+    def _explore(self, outside):
+        """Every play of the double: its moves from ``cand`` in non-increasing
+        order, one level of the search per move (``depth`` 0..3).
 
-        Recursion: one level per move of the double (``depth`` 0..3)."""
+        One loop, not a call per level: the levels' states are per depth
+        already (``_mk``, ``_db``, ``_ns``), and where each level's loop
+        stands, its code and its ``outside`` are kept in ``at``, ``codes`` and
+        ``outs``. Measured (callgrind, unix MicroPython): a call per node put
+        this 40-local frame on the heap 100-140 times per generation;
+        bwyGgKBSVSYqAA 1-1 8.19 -> 7.47 M instructions per generation."""
         m = self._m
         cand = self._cand
+        n = self._n
         d = self.high
         blot = self._blot
-        mk = self._mk[depth]
-        db = self._db[depth]
-        ns = self._ns[depth]
-        nd = depth + 1
-        mk2 = self._mk[nd]
-        db2 = self._db[nd]
-        shift = 3 + 5 * depth
-        single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
-        marks = mk[0]
-        at_points = 0  # bit p set for each point p that holds a marked checker
-        v = marks
-        while v:
-            at_points |= 1 << (v & 31)
-            v >>= 6
-        if single and nd == 4:
-            self._last_moves(i0, code | 4, shift, outside, marks, at_points)
-            return
         plays = self.plays
+        append = plays.append  # bound once
+        last = self._last  # cand[j] << 18: the fourth move's field
         moving = self._moving
         caucasian = self.caucasian
-        bar = m[BAR]
-        if nd == 3:
-            append = self._append  # plays.append, bound once
-            last = self._last  # cand[j] << 18: the fourth move's field
-        # the third move of one state owing nothing, four moves already found: the
-        # usual case (below, in line), measured 9.03M -> 7.48M instructions per
-        # generation for 3h6AiICKNFWqAA 1-1 (1528 plays)
-        fast = nd == 3 and single and not bar and self._best == 4
-        for i in range(i0, self._n):
-            s = cand[i]
-            if not m[s]:
-                continue
-            if bar and s != BAR:
-                break  # B1: nothing moves while a checker is on the bar
-            if fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
+        jail = self.jail
+        mks = self._mk
+        dbs = self._db
+        nss = self._ns
+        # per depth: its states, the next depth's, the shift of its move's field (one unpacking per level entered)
+        levels = [(mks[k], dbs[k], mks[k + 1], dbs[k + 1], 3 + 5 * k) for k in range(4)]
+        native = extend  # pipcore.caunative's, or None
+        run = thirds if native is not None else None
+        bar_point = BAR  # (a local: an imported name is looked up on every use)
+        all_off = CHECKERS
+        best = 0  # the most moves of a play found so far (self._best around _last_moves)
+        at = bytearray(3)  # per level above the current one: the candidate it moved
+        codes = [0, 0, 0]  # ... its code before that move
+        outs = bytearray(3)  # ... and its outside
+        depth = 0
+        i0 = 0
+        code = _HIGH_FIRST
+        while True:
+            # enter level ``depth`` (or come back to it) at candidate i0
+            mk, db, mk2, db2, shift = levels[depth]
+            ns = nss[depth]
+            nd = depth + 1
+            single = ns == 1 and not db[0]  # one way of marking so far, owing nothing
+            marks = mk[0]
+            at_points = 0  # bit p set for each point p that holds a marked checker
+            v = marks
+            while v:
+                at_points |= 1 << (v & 31)
+                v >>= 6
+            stop = n
+            if m[bar_point]:  # B1: nothing moves while a checker is on the bar
+                stop = 1 if cand[0] == bar_point else 0
+            # the third move of one state owing nothing, four moves already found: the
+            # usual case (below, in line), measured 9.03M -> 7.48M instructions per
+            # generation for 3h6AiICKNFWqAA 1-1 (1528 plays)
+            fast = nd == 3 and single and stop == n and best == 4
+            done = 0  # with ``fast``, the candidates before it were moved natively (``thirds``)
+            for i in range(i0, stop):
+                s = cand[i]
+                if not m[s]:
+                    continue
+                if fast and i < moving:  # a plain checker lands (no hit) and nothing bears off after
+                    if i < done:
+                        continue  # made by thirds
+                    if run is not None:  # the plain third moves from here on, natively
+                        done = run(m, cand, blot, i, moving, code | 4, plays, marks, d, outside, caucasian)
+                        if done > i:
+                            continue  # (else i is not plain: the general path below)
+                    else:
+                        t = s - d
+                        if not at_points >> s & 1 and (m[t] or not blot[t]):
+                            out = outside - 1 if s > 6 and t <= 6 else outside
+                            if out:
+                                c = code | (s << shift) | 4
+                                if not at_points:  # m as before s -> t: s has one checker less, t one more
+                                    if m[s] > 1:
+                                        append(c | last[i])
+                                    for j in range(i + 1, moving):
+                                        s2 = cand[j]
+                                        if m[s2] or s2 == t:
+                                            append(c | last[j])
+                                    continue
+                                m[s] -= 1
+                                m[t] += 1
+                                for j in range(i, moving):
+                                    s2 = cand[j]
+                                    if m[s2]:
+                                        if at_points >> s2 & 1 and caucasian and m[s2 - d]:
+                                            v = marks  # the marked checkers on s2
+                                            marked = 0
+                                            while v:
+                                                if v & 31 == s2:
+                                                    marked += 1
+                                                v >>= 6
+                                            if m[s2] <= marked:
+                                                continue  # C2
+                                        append(c | last[j])
+                                m[t] -= 1
+                                m[s] += 1
+                                continue
                 t = s - d
-                if not at_points >> s & 1 and (m[t] or not blot[t]):
-                    out = outside - 1 if s > 6 and t <= 6 else outside
-                    if out:
-                        m[s] -= 1
-                        m[t] += 1
-                        c = code | (s << shift) | 4
-                        if not at_points and extend is not None:
-                            extend(m, cand, i, moving, c, plays)
-                        elif not at_points:
-                            for j in range(i, moving):
-                                if m[cand[j]]:
-                                    append(c | last[j])
-                        else:
-                            for j in range(i, moving):
-                                s2 = cand[j]
-                                if m[s2]:
-                                    if at_points >> s2 & 1 and caucasian and m[s2 - d]:
-                                        v = marks  # the marked checkers on s2
-                                        marked = 0
-                                        while v:
-                                            if v & 31 == s2:
-                                                marked += 1
-                                            v >>= 6
-                                        if m[s2] <= marked:
-                                            continue  # C2
-                                    append(c | last[j])
-                        m[t] -= 1
-                        m[s] += 1
+                if t < 1:
+                    if outside or (t < 0 and _occupied_above(m, s)):
                         continue
-            t = s - d
-            if t < 1:
-                if outside or (t < 0 and _occupied_above(m, s)):
-                    continue
-                t = 0
-            if nd == 4:
-                # The last move from several states: only whether one of them allows
-                # it, owing nothing (or only paid debts, and the exact check agrees).
-                # No child state is made: measured, the general path through
-                # _children took 13% of PwCeICA1VUJJAQ 1-1's generation, and a call
-                # here another 4%.
-                hide = t and caucasian and m[t]  # a marked checker landing here would owe (C2): never paid
-                maybe = False
-                for j in range(ns):
-                    debts = db[j]
-                    k1 = 0  # marked checkers on s: plain-marked, jailed
-                    k2 = 0
-                    v = mk[j]
-                    while v:
-                        if v & 31 == s:
-                            if v & _JAILED:
-                                k2 += 1
-                            else:
-                                k1 += 1
-                        v >>= 6
-                    if not (m[s] > k1 + k2 or (not hide and (k1 or (k2 and (t or not self.jail))))):
-                        continue  # only marked checkers here; each would hide (C2) or is a jailed hitter (J1)
-                    if debts & _SLOTS:  # the checker leaves s: one less owed there
-                        if debts & 31 == s:
-                            v = (debts & 255) - 32
-                            debts = (debts & ~255) | (v if v >= 32 else 0)
-                        elif debts >> 8 & 31 == s:
-                            v = (debts >> 8 & 255) - 32
-                            debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
-                    if not debts:
-                        break
-                    if not debts & _SLOTS:
-                        maybe = True
-                else:
-                    if not maybe or not self._exact(code | (s << shift) | 4):
-                        continue
-                if self._best < 4:
-                    self._best = 4
-                    del plays[:]
-                plays.append(code | (s << shift) | 4)
-                continue
-            hit = blot[t] and not m[t]
-            if single and not at_points >> s & 1:  # one state, a plain checker moves: _children in line
-                if not hit:
-                    mk2[0] = marks  # no hit: the usual case
-                elif marks:
-                    mk2[0] = _remark(marks, 0, t | _JAILED if t <= 6 else t)  # it hits: marked (C1, J1)
-                else:
-                    mk2[0] = t | _JAILED if t <= 6 else t
-                db2[0] = 0
-                k = 1
-            else:
-                k = 0
-                for j in range(ns):
-                    k = self._children(mk[j], db[j], s, t, hit, mk2, db2, k)
-                if not k:
-                    continue
-            self._ns[nd] = k
-            m[s] -= 1
-            m[t] += 1
-            c = code | (s << shift)
-            length = 4 if m[0] == CHECKERS else nd
-            if length >= self._best:
-                legal = True
-                if db2[0]:  # _legal in line: a state owing nothing, or one whose debts were paid and an exact check
-                    legal = False
-                    for j in range(k):
-                        if not db2[j]:
-                            legal = True
-                            break
-                        if not db2[j] & _SLOTS:
-                            legal = None
-                    if legal is None:
-                        legal = self._exact(c | nd)
-                if legal:
-                    if length > self._best:
-                        self._best = length
-                        del plays[:]
-                    plays.append(c | nd)
-            if nd < 4 and m[0] < CHECKERS:
-                out = outside - 1 if s > 6 and 1 <= t <= 6 else outside
-                if nd == 3 and k == 1 and not db2[0]:  # the fourth move, one mark state
-                    after = mk2[0]
-                    if after == marks:
-                        points = at_points
-                    else:
-                        points = 0  # its points, as at_points
-                        v = after
+                    t = 0
+                if nd == 4:
+                    # The last move from several states: only whether one of them allows
+                    # it, owing nothing (or only paid debts, and the exact check agrees).
+                    # No child state is made: measured, the general path through
+                    # _children took 13% of PwCeICA1VUJJAQ 1-1's generation, and a call
+                    # here another 4%.
+                    hide = t and caucasian and m[t]  # a marked checker landing here would owe (C2): never paid
+                    maybe = False
+                    for j in range(ns):
+                        debts = db[j]
+                        k1 = 0  # marked checkers on s: plain-marked, jailed
+                        k2 = 0
+                        v = mk[j]
                         while v:
-                            points |= 1 << (v & 31)
+                            if v & 31 == s:
+                                if v & _JAILED:
+                                    k2 += 1
+                                else:
+                                    k1 += 1
                             v >>= 6
-                    if out and not m[BAR] and self._best == 4:
-                        # _last_moves in line for the usual case (nothing bears off, no bar):
-                        # each open candidate holding a checker is one play, unless only
-                        # marked checkers stand there and it would hide (C2)
-                        c |= 4
-                        if not points:
-                            for j in range(i, moving):
-                                if m[cand[j]]:
-                                    append(c | last[j])
-                        else:
-                            for j in range(i, moving):
-                                s2 = cand[j]
-                                if m[s2]:
-                                    if points >> s2 & 1 and caucasian and m[s2 - d]:
-                                        v = after  # _marked_at in line: the marked checkers on s2
-                                        marked = 0
-                                        while v:
-                                            if v & 31 == s2:
-                                                marked += 1
-                                            v >>= 6
-                                        if m[s2] <= marked:
-                                            continue
-                                    append(c | last[j])
+                        if not (m[s] > k1 + k2 or (not hide and (k1 or (k2 and (t or not jail))))):
+                            continue  # only marked checkers here; each would hide (C2) or is a jailed hitter (J1)
+                        if debts & _SLOTS:  # the checker leaves s: one less owed there
+                            if debts & 31 == s:
+                                v = (debts & 255) - 32
+                                debts = (debts & ~255) | (v if v >= 32 else 0)
+                            elif debts >> 8 & 31 == s:
+                                v = (debts >> 8 & 255) - 32
+                                debts = (debts & ~0xFF00) | ((v if v >= 32 else 0) << 8)
+                        if not debts:
+                            break
+                        if not debts & _SLOTS:
+                            maybe = True
                     else:
-                        self._last_moves(i, c | 4, 18, out, after, points)
+                        if not maybe or not self._exact(code | (s << shift) | 4):
+                            continue
+                    if best < 4:
+                        best = 4
+                        del plays[:]
+                    append(code | (s << shift) | 4)
+                    continue
+                hit = blot[t] and not m[t]
+                if single and not at_points >> s & 1:  # one state, a plain checker moves: _children in line
+                    if not hit:
+                        mk2[0] = marks  # no hit: the usual case
+                    elif marks:
+                        mk2[0] = _remark(marks, 0, t | _JAILED if t <= 6 else t)  # it hits: marked (C1, J1)
+                    else:
+                        mk2[0] = t | _JAILED if t <= 6 else t
+                    db2[0] = 0
+                    k = 1
                 else:
-                    self._explore(i, nd, c, out)
-            m[t] -= 1
-            m[s] += 1
+                    k = 0
+                    for j in range(ns):
+                        k = self._children(mk[j], db[j], s, t, hit, mk2, db2, k)
+                    if not k:
+                        continue
+                nss[nd] = k
+                m[s] -= 1
+                m[t] += 1
+                c = code | (s << shift)
+                length = 4 if m[0] == all_off else nd
+                if length >= best:
+                    legal = True
+                    if db2[0]:  # _legal in line: a state owing nothing, or one whose debts were paid and an exact check
+                        legal = False
+                        for j in range(k):
+                            if not db2[j]:
+                                legal = True
+                                break
+                            if not db2[j] & _SLOTS:
+                                legal = None
+                        if legal is None:
+                            legal = self._exact(c | nd)
+                    if legal:
+                        if length > best:
+                            best = length
+                            del plays[:]
+                        append(c | nd)
+                if nd < 4 and m[0] < all_off:
+                    out = outside - 1 if s > 6 and 1 <= t <= 6 else outside
+                    if nd == 3 and k == 1 and not db2[0]:  # the fourth move, one mark state
+                        after = mk2[0]
+                        if after == marks:
+                            points = at_points
+                        else:
+                            points = 0  # its points, as at_points
+                            v = after
+                            while v:
+                                points |= 1 << (v & 31)
+                                v >>= 6
+                        if out and not m[bar_point] and best == 4:
+                            # _last_moves in line for the usual case (nothing bears off, no bar):
+                            # each open candidate holding a checker is one play, unless only
+                            # marked checkers stand there and it would hide (C2)
+                            c |= 4
+                            if native is not None:
+                                native(m, cand, i, moving, c, plays, after if caucasian else 0, d)
+                            elif not points:
+                                for j in range(i, moving):
+                                    if m[cand[j]]:
+                                        append(c | last[j])
+                            else:
+                                for j in range(i, moving):
+                                    s2 = cand[j]
+                                    if m[s2]:
+                                        if points >> s2 & 1 and caucasian and m[s2 - d]:
+                                            v = after  # _marked_at in line: the marked checkers on s2
+                                            marked = 0
+                                            while v:
+                                                if v & 31 == s2:
+                                                    marked += 1
+                                                v >>= 6
+                                            if m[s2] <= marked:
+                                                continue
+                                        append(c | last[j])
+                        else:
+                            self._best = best
+                            self._last_moves(i, c | 4, 18, out, after, points)
+                            best = self._best
+                    else:  # one level down, from this candidate on
+                        at[depth] = i
+                        codes[depth] = code
+                        outs[depth] = outside
+                        depth = nd
+                        i0 = i
+                        code = c
+                        outside = out
+                        break
+                m[t] -= 1
+                m[s] += 1
+            else:  # this level is done: back to the one above, its move undone, or the search is over
+                if not depth:
+                    break
+                depth -= 1
+                i = at[depth]
+                code = codes[depth]
+                outside = outs[depth]
+                s = cand[i]
+                t = s - d
+                if t < 1:
+                    t = 0
+                m[t] -= 1
+                m[s] += 1
+                i0 = i + 1
+        self._best = best
 
     def _last_moves(self, i0, code, shift, outside, marks, at_points):
         """Record every legal last move (the fourth) from ``cand[i0:]`` for one

@@ -20,6 +20,10 @@ _JAILED = const(32)  # a mark's flag: the checker was hit on points 1-6 (jail ap
 
 def _remark(marks, old, new):
     """Replace the slot ``old`` by ``new`` (old 0: add; new 0: drop), keep the slots sorted."""
+    if marks < 64:  # at most one mark (the usual case): nothing to sort
+        if old:  # the marked checker moves on
+            return new
+        return new | marks << 6 if new > marks else marks | new << 6
     a = marks & 63
     b = marks >> 6 & 63
     c = marks >> 12 & 63
@@ -65,17 +69,22 @@ class ExactAndSteps:
             srcs = 0  # a bit per source
             twice = 0  # a bit per source of two moves or more
             low = 0
+            v = code >> 3
             for i in range(n):
-                low = code >> (3 + 5 * i) & 31  # non-increasing: the last is the lowest
+                low = v & 31  # non-increasing: the last is the lowest
+                v >>= 5
                 twice |= srcs & (1 << low)
                 srcs |= 1 << low
             if low > d:  # nothing borne off
                 blot = self._blot
+                shared = twice | srcs >> d | srcs << d  # sources of two moves, or d from another source
                 rest = 0
                 kept = 0
+                v = code >> 3
                 for i in range(n):
-                    s = code >> (3 + 5 * i) & 31
-                    if twice >> s & 1 or srcs >> (s + d) & 1 or srcs >> (s - d) & 1 or blot[s - d]:
+                    s = v & 31
+                    v >>= 5
+                    if shared >> s & 1 or blot[s - d]:
                         rest |= s << (3 + 5 * kept)
                         kept += 1
                 if kept < n:
@@ -86,9 +95,7 @@ class ExactAndSteps:
                     if code in self._memo:
                         return self._memo[code]
         m = bytearray(self.position.me)
-        outside = 0
-        for p in range(7, BAR + 1):
-            outside += m[p]
+        outside = sum(m[7:])  # the checkers outside the home board (and on the bar)
         ok = self._exact_from(m, code, (1 << n) - 1, 0, 0, outside)
         if code & _HIGH_FIRST == 0:  # a reduced play (full codes carry the bit)
             self._memo[code] = ok
