@@ -157,21 +157,8 @@ def main():
     if not instructions.have_valgrind() or not cases:  # the wall clock's verdicts
         print("\n".join(rest))
         return rc
-    counted = by_instructions(cases, len(play))
-    failures = 0
-    for line in rest:
-        judged = [c for c in counted if line[5:].startswith(c[0])]
-        if judged and line.startswith(("PASS ", "FAIL ")):
-            print("(wall clock, not the verdict: %s)" % line[5:])
-            name, ms, how, budget = judged[0]
-            ok = ms <= budget
-            failures += not ok
-            print("%s %s %.2f ms on the Pico (est. %s; budget %g ms)" % ("PASS" if ok else "FAIL", name, ms, how,
-                                                                         budget))
-        elif not line.startswith("host="):
-            print(line)
-            failures += line.startswith("FAIL ")
-    print("host=unix failures=%d" % failures)
+    failures, lines = instructions.rejudge(rest, by_instructions(cases, len(play)))
+    print("\n".join(lines))
     return 1 if failures else 0
 
 
@@ -186,7 +173,7 @@ def _case(line):
 
 
 def by_instructions(cases, n_play):
-    """[(budget line's name, Pico ms, how, budget ms)] for the time budgets, from instruction counts
+    """{budget line's name: (Pico ms, how, budget ms)} for the time budgets, from instruction counts
     (module docstring): generation of the slowest and largest cases and of every self-play turn (the
     median: the corpus's first ``n_play`` cases), ``steps`` first and part-way of the cases slowest at them."""
     work = {}  # case -> bits: 1 generation, 2 steps' first call, 4 steps part-way
@@ -243,17 +230,17 @@ for k, (pid, d1, d2, c, sc, j, what) in enumerate(%r):
     def how(n, case):
         return "%.2f M unix instructions x %.1f ns, %s %d-%d, bytecode" % (n / 1e6, ns, case[0], case[1], case[2])
 
-    found = []
+    found = {}
     for tag, name, budget in (("G", WORST_LINE, 150), ("F", "caucasian steps, first call", 150),
                               ("P", "caucasian steps, part-way", 20)):
         n, case = max((n, case) for n, (t, case) in zip(counts, tags) if t == tag)
-        found.append((name + ":", n * ns / 1e6, how(n, case), budget))
+        found[name] = (n * ns / 1e6, how(n, case), budget)
     generation = dict((case, n) for n, (t, case) in zip(counts, tags) if t == "G")
     play = sorted(generation[_case(line)] for line in cases[:n_play])
     if play:
         n = play[len(play) // 2]
-        found.append(("caucasian median of %d self-play turns:" % len(play), n * ns / 1e6,
-                      "%.2f M unix instructions x %.1f ns, bytecode" % (n / 1e6, ns), 10))
+        found["caucasian median of %d self-play turns" % len(play)] = (
+            n * ns / 1e6, "%.2f M unix instructions x %.1f ns, bytecode" % (n / 1e6, ns), 10)
     return found
 
 

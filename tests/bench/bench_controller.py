@@ -84,25 +84,14 @@ def judge(out, rc):
         sys.stdout.write(out)
         return rc
     most = event_instructions()
-    failures = 0
-    for line in out.splitlines():
-        spec = [(name, v) for name, v in BY_INSTRUCTIONS.items() if line[5:].startswith(name + ":")]
-        if spec and line.startswith(("PASS ", "FAIL ")):
-            (name, (kinds, kind, plus, budget)), = spec
-            print("(wall clock, not the verdict: %s)" % line[5:])
-            n, which = max((most[k], k) for k in kinds)
-            ms = instructions.pico_ms(n, kind) + plus
-            ok = ms <= budget
-            failures += not ok
-            print("%s %s: %.2f ms on the Pico (est. %.3f M unix instructions (%s, plain twins) x %.1f ns%s; "
-                  "budget %g ms)" % ("PASS" if ok else "FAIL", name, ms, n / 1e6, which,
-                                     instructions.NS_PER_INSTRUCTION[kind],
-                                     " + %.2f ms scan" % plus if plus else "", budget))
-        elif line.startswith("host="):
-            print("host=unix failures=%d" % failures)
-        else:
-            print(line)
-            failures += line.startswith("FAIL ")
+    judged = {}
+    for name, (kinds, kind, plus, budget) in BY_INSTRUCTIONS.items():
+        n, which = max((most[k], k) for k in kinds)
+        judged[name] = (instructions.pico_ms(n, kind) + plus, "%.3f M unix instructions (%s, plain twins) x %.1f ns%s"
+                        % (n / 1e6, which, instructions.NS_PER_INSTRUCTION[kind],
+                           " + %.2f ms scan" % plus if plus else ""), budget)
+    failures, lines = instructions.rejudge(out.splitlines(), judged)
+    print("\n".join(lines))
     return 1 if failures else 0
 
 

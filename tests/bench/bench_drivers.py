@@ -58,23 +58,12 @@ def main():
         sys.stdout.write(out)
         return rc
     per_call = counts()
-    failures = 0
-    for line in out.splitlines():
-        name = line[5:].split(":")[0]
-        if line.startswith(("PASS ", "FAIL ")) and name in KINDS:
-            kind = KINDS[name]
-            ms = instructions.pico_ms(per_call[name], kind)
-            ok = ms <= BUDGET_MS
-            failures += not ok
-            print("(wall clock, not the verdict: %s)" % line[5:])
-            print("%s %s: %.2f ms on the Pico (est. %d unix instructions, plain twins, x %.1f ns; budget %d ms)"
-                  % ("PASS" if ok else "FAIL", name, ms, per_call[name], instructions.NS_PER_INSTRUCTION[kind],
-                     BUDGET_MS))
-        elif line.startswith("host="):
-            print("host=unix failures=%d" % failures)
-        else:
-            print(line)
-            failures += line.startswith("FAIL ")
+    judged = {}
+    for name, kind in KINDS.items():
+        judged[name] = (instructions.pico_ms(per_call[name], kind), "%d unix instructions, plain twins, x %.1f ns"
+                        % (per_call[name], instructions.NS_PER_INSTRUCTION[kind]), BUDGET_MS)
+    failures, lines = instructions.rejudge(out.splitlines(), judged)
+    print("\n".join(lines))
     return 1 if failures else 0
 
 

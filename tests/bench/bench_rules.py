@@ -177,24 +177,12 @@ def by_instructions(rows, summary):
     of = dict(zip(cases, counts))
     per_row = sorted((of[(pid, int(dice[0]), int(dice[2]))], pid, dice) for pid, dice, _, _, _ in rows)
     ns = instructions.NS_PER_INSTRUCTION["generation"]
-    judged = {"rules worst": (per_row[-1], 150), "rules median": (per_row[len(per_row) // 2], 10)}
-    out_lines = []
-    failures = 0
-    for line in summary:
-        name = line[5:].split(":")[0]
-        if line.startswith(("PASS ", "FAIL ")) and name in judged:
-            (n, pid, dice), budget = judged[name]
-            ms = n * ns / 1e6
-            out_lines.append("(wall clock, not the verdict: %s)" % line[5:])
-            out_lines.append("%s %s: %.2f ms on the Pico (est. %.2f M unix instructions x %.1f ns, %s %s, plain "
-                             "twins; budget %d ms)" % ("PASS" if ms <= budget else "FAIL", name, ms, n / 1e6, ns,
-                                                       pid, dice, budget))
-            failures += ms > budget
-        elif line.startswith("host="):
-            out_lines.append("host=unix failures=%d" % failures)
-        else:
-            out_lines.append(line)
-            failures += line.startswith("FAIL ")
+    judged = {}
+    for name, (n, pid, dice), budget in (("rules worst", per_row[-1], 150),
+                                         ("rules median", per_row[len(per_row) // 2], 10)):
+        judged[name] = (n * ns / 1e6, "%.2f M unix instructions x %.1f ns, %s %s, plain twins" % (n / 1e6, ns, pid, dice),
+                        budget)
+    failures, out_lines = instructions.rejudge(summary, judged)
     return (1 if failures else 0), out_lines
 
 

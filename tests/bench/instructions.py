@@ -76,3 +76,27 @@ def count(body, heapsize=None, plain=False):
 
 def pico_ms(instructions, kind):
     return instructions * NS_PER_INSTRUCTION[kind] / 1e6
+
+
+def rejudge(lines, judged):
+    """The Pico script's output ``lines`` with its verdicts on the budgets in ``judged`` ({the line's name,
+    as before its colon: (Pico ms, how it was estimated, budget ms)}) replaced by those, each wall-clock
+    line kept beside marked "not the verdict", and its last line's failure count redone.
+    Returns (failures, lines)."""
+    out = []
+    failures = 0
+    for line in lines:
+        name = line[5:].split(":")[0]
+        if line.startswith(("PASS ", "FAIL ")) and name in judged:
+            ms, how, budget = judged[name]
+            ok = ms <= budget
+            failures += not ok
+            out.append("(wall clock, not the verdict: %s)" % line[5:])
+            out.append("%s %s: %.2f ms on the Pico (est. %s; budget %g ms)" % ("PASS" if ok else "FAIL", name, ms,
+                                                                               how, budget))
+        elif line.startswith("host="):
+            out.append("host=unix failures=%d" % failures)
+        else:
+            out.append(line)
+            failures += line.startswith("FAIL ")
+    return failures, out
