@@ -65,9 +65,9 @@ def wait_phase(page, phase):
 
 def move_by_clicks(page, src, dst):
     loc(page, src).click()
-    page.wait_for_function("document.getElementById('hand').textContent.startsWith('In hand')", timeout=5000)
+    page.wait_for_function("document.getElementById('hand').textContent.startsWith('In hand')", timeout=15000)
     loc(page, dst).click()
-    page.wait_for_function("document.getElementById('hand').textContent === 'Hand empty'", timeout=5000)
+    page.wait_for_function("document.getElementById('hand').textContent === 'Hand empty'", timeout=15000)
 
 
 def shot(page, name):
@@ -90,7 +90,7 @@ def test_play_by_clicks_hit_error_led_and_done(page_and_sim):
     shot(page, "sim_1_opening_roll.png")
     move_by_clicks(page, 23, 17)
     loc(page, 12).drag_to(loc(page, 7))
-    page.wait_for_function("document.getElementById('hand').textContent === 'Hand empty'", timeout=5000)
+    page.wait_for_function("document.getElementById('hand').textContent === 'Hand empty'", timeout=15000)
     page.click("#btn-DONE")
     wait_phase(page, "turn-start")
     assert link.snapshot()["mover"] == 1
@@ -106,11 +106,11 @@ def test_play_by_clicks_hit_error_led_and_done(page_and_sim):
 
     # a checker put on a wrong point: its LEDs flash red
     move_by_clicks(page, 0, 3)
-    page.wait_for_selector("circle.led[data-rgb='%s']" % ERROR_RGB, timeout=5000, state="attached")
+    page.wait_for_selector("circle.led[data-rgb='%s']" % ERROR_RGB, timeout=15000, state="attached")
     error_path = shot(page, "sim_3_error_led.png")
     assert link.snapshot()["phase"] == "moving"
     move_by_clicks(page, 3, 0)  # back where it came from
-    page.wait_for_function("!document.querySelector(\"circle.led[data-rgb='%s']\")" % ERROR_RGB, timeout=5000)
+    page.wait_for_function("!document.querySelector(\"circle.led[data-rgb='%s']\")" % ERROR_RGB, timeout=15000)
 
     page.click("#btn-DONE")
     wait_phase(page, "turn-start")
