@@ -2,10 +2,15 @@
 "use strict";
 const board = document.getElementById("board");
 let layout = null, state = null, busy = false, dragFrom = null;
+// Bumped by every action: a /state answer asked for before it is older than the action's own answer and
+// is dropped (drawn, it would undo the action on the page for a moment, and a click then would be read
+// against the old board: a checker put down where the page still shows an empty hand is lost).
+let actions = 0;
 const el = PipBoard.el;
 
 async function post(action) {
   busy = true;
+  actions++;
   try {
     const r = await fetch("/action", { method: "POST", headers: { "Content-Type": "application/json" },
                                         body: JSON.stringify(action) });
@@ -190,11 +195,15 @@ function tableText(s) {  // a resignation offered, dice keyed in, a fair match's
 
 async function refresh() {
   if (!busy) {
+    const asked = actions;
     try {
       const r = await fetch("/state");
-      state = await r.json();
-      draw();
-      document.body.dataset.ready = "1";
+      const body = await r.json();
+      if (asked === actions && !busy) {
+        state = body;
+        draw();
+        document.body.dataset.ready = "1";
+      }
     } catch (e) { document.getElementById("status").textContent = "simulator not reachable"; }
   }
   setTimeout(refresh, 150);

@@ -6,6 +6,7 @@ const POS = ["bottom", "left", "top", "right"]; // clockwise from the viewer
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 let state = null, busy = false, botTimer = null, revealed = null;
+let actions = 0; // bumped by every action: a state asked for before it is dropped (older than the action's answer)
 
 if (params.has("speed")) {
   const opt = document.createElement("option");
@@ -15,6 +16,7 @@ if (params.has("speed")) {
 
 async function post(action) {
   busy = true;
+  actions++;
   try {
     const r = await fetch("/ba/action", { method: "POST", headers: { "Content-Type": "application/json" },
                                            body: JSON.stringify(action) });
@@ -28,9 +30,11 @@ async function post(action) {
 
 async function poll() {
   if (busy) return;
+  const asked = actions;
   try {
     const r = await fetch("/ba/state");
     const body = await r.json();
+    if (asked !== actions || busy) return;
     if (!state || body.version !== state.version || body.active !== state.active) { state = body; draw(); schedule(); }
   } catch (e) { /* the simulator stopped: keep the last picture */ }
 }
