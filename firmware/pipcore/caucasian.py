@@ -39,30 +39,14 @@ moves and *some* choice of which checker makes each move obeys the rules):
   only. Dice used (O1) follow: the most moves of any legal multiset, a play
   that bears off the last checker counting as all four.
 
-Measured (tests/pico/bench_caucasian.py under the unix MicroPython, .mpy,
-x 138 = Pico estimate; callgrind instruction counts, immune to other jobs):
-GOAfBImULDEWCg 1-1 scope board, the worst of the searched cases, 14.0 M ->
-8.5 M instructions per generation, 1340 -> 820-920 us alone (113-127 ms);
-the other worst-case candidates 7.5-8.4 M (were 9.1-13.2 M); median 48 us
-(6.6 ms) over 770 self-play turns; at most 10 KB of heap per generation on
-the Pico. ``steps`` part-way 190 -> 62-87 us (8.6-12 ms), first call
-180-290 us (25-40 ms). Most of the cost is calls and loops, not the rules:
-MicroPython puts the frame of a function with more than about 11 locals and
-stack slots on the heap, so the hot paths are written in line. In a
-fragmented heap such a call costs far more (7 us instead of 0.3 us for a
-60-local function after the bench has loaded its 805-turn corpus), which
-doubles the generation's time there. So the search of a double is one loop
-(``_explore``, per-depth arrays instead of a call per node) and the plain
-third and fourth moves run in native code where the port has it
-(``pipcore.caunative``). Callgrind, instructions per generation before ->
-after, .mpy with caunative's x64 code (in brackets bytecode only: caunative
-off, as on the WASM port and in make bench's counts): bwyGgKBSVSYqAA 1-1 board 8.19 -> 5.76 M
-(8.65 -> 7.39 M), GOAfBImULDEWCg 1-1 board 8.66 -> 6.63 M (9.30 -> 8.13 M),
-DDyPCEFSKZFUCg 2-2 board+jail 7.76 -> 5.60 M (8.28 -> 7.19 M),
-22YABAlsaaWUAA 2-2 board+jail 6.97 -> 4.81 M (7.62 -> 6.52 M),
-3h6AiICKNFWqAA 1-1 board 10.0 -> 6.82 M (10.8 -> 9.32 M); the heap
-frames' gc_alloc 0.93 -> 0.27 M of them (bwyGgKBSVSYqAA; left: ``_children``,
-``_exact``, ``_exact_from``, on the rarer paths). The first generator
+Most of the cost is calls and loops, not the rules: MicroPython puts the
+frame of a function with more than about 11 locals and stack slots on the
+heap, and in a fragmented heap such a call costs far more than its work. So
+the search of a double is one loop (``_explore``, per-depth arrays instead of
+a call per node), the hot paths are written in line, and the plain third and
+fourth moves run in native code where the port has it (``pipcore.caunative``).
+The figures, before and after each step: tests/bench/README.md, "Caucasian".
+The first generator
 (a breadth-first search over whole-board states with marks, kept in
 tests/caucasian_reference.py for the differential tests) took 140 ms median,
 up to 1.1 s and ~460 KB. ``steps`` at the start of a double is answered from
@@ -697,45 +681,3 @@ class Turn(ExactAndSteps, PlayList):
                 db2.append(new_debts)
             k += 1
         return k
-
-    def _made(self, position):
-        """For a double: the code of the moves that lead from the start to
-        ``position`` (sources high to low), or -1 if no set of moves does."""
-        d = self.high
-        p0 = self.position.me
-        pm = position.me
-        counts = bytearray(BAR + d + 1)
-        total = 0
-        code = _HIGH_FIRST
-        pos = self.position.copy()
-        for p in range(BAR, 0, -1):
-            c = counts[p + d] - pm[p] + p0[p]
-            if c < 0 or c > 4:
-                return -1
-            counts[p] = c
-            for _ in range(c):
-                if total == 4:
-                    return -1
-                code |= p << (3 + 5 * total)
-                total += 1
-                apply_move(pos, p, p - d if p > d else 0)
-        if pos.me != pm or pos.opp != position.opp:
-            return -1
-        return code | total
-
-    def is_complete(self, position):
-        """True when ``position`` is the result of a legal play of this turn."""
-        return self.result_for(position) is not None
-
-    def result_for(self, position):
-        """The play code whose result is ``position``, or None."""
-        if not self.dice_used:
-            return 0 if position == self.position else None
-        if not self.double:
-            if self._results is None:  # a non-double has few plays: {result key: code}, once asked
-                self._results = {}
-                for code in self.plays:
-                    self._results[self.result(code).key()] = code
-            return self._results.get(position.key())
-        code = self._made(position)
-        return code if code > 0 and code in self.plays else None

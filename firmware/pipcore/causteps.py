@@ -4,13 +4,14 @@
 the exact check of a play whose marked checkers landed on their own side
 (every order of its moves and every choice of movers, ``_exact``), and the
 single moves still to make part-way through the turn (``steps``: the board's
-guidance as hands move). ``pipcore.caucasian`` has the rules and the
+guidance as hands move), and the play a position hands made stands for
+(``result_for``). ``pipcore.caucasian`` has the rules and the
 generator; the mark states (``_remark``) are shared by both.
 """
 
 from pipcore.compat import const
 from pipcore.position import BAR, CHECKERS
-from pipcore.rules import _occupied_above
+from pipcore.rules import _occupied_above, apply_move
 
 # The same values as pipcore.caucasian's (MicroPython inlines only a module's own private constants;
 # tests/mp/test_caucasian.py checks they agree).
@@ -171,6 +172,48 @@ class ExactAndSteps:
         return False
 
     # -- the board's view: positions part-way through the turn ------------------
+
+    def _made(self, position):
+        """For a double: the code of the moves that lead from the start to
+        ``position`` (sources high to low), or -1 if no set of moves does."""
+        d = self.high
+        p0 = self.position.me
+        pm = position.me
+        counts = bytearray(BAR + d + 1)
+        total = 0
+        code = _HIGH_FIRST
+        pos = self.position.copy()
+        for p in range(BAR, 0, -1):
+            c = counts[p + d] - pm[p] + p0[p]
+            if c < 0 or c > 4:
+                return -1
+            counts[p] = c
+            for _ in range(c):
+                if total == 4:
+                    return -1
+                code |= p << (3 + 5 * total)
+                total += 1
+                apply_move(pos, p, p - d if p > d else 0)
+        if pos.me != pm or pos.opp != position.opp:
+            return -1
+        return code | total
+
+    def is_complete(self, position):
+        """True when ``position`` is the result of a legal play of this turn."""
+        return self.result_for(position) is not None
+
+    def result_for(self, position):
+        """The play code whose result is ``position``, or None."""
+        if not self.dice_used:
+            return 0 if position == self.position else None
+        if not self.double:
+            if self._results is None:  # a non-double has few plays: {result key: code}, once asked
+                self._results = {}
+                for code in self.plays:
+                    self._results[self.result(code).key()] = code
+            return self._results.get(position.key())
+        code = self._made(position)
+        return code if code > 0 and code in self.plays else None
 
     def steps(self, position):
         """Single moves ``[(from, to, die), ...]`` still to make at ``position``,
