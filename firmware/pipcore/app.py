@@ -120,12 +120,15 @@ class App:
             for name in _ROLL_MODULES:
                 __import__(name)
         self.mode = None  # the board keeps a Back Alley score (pipcore.bamode, loaded only then)
-        self.ctl = self._power_up(options, variant)
+        from pipcore import powerup  # (its code leaves the heap once the board is up)
+
+        self.ctl = powerup.power_up(self, options, variant)
         self.overlay = self.mode  # the open menu, the running self-test or the mode: the buttons and the LEDs
         self.tested = None  # the result of the last self-test (the snapshot's ``self_test``)
         self.pending = False  # a match chosen in the menu waits for the next new match (pipcore.settings)
         self.tournament = None  # tournament mode from the settings (None: none saved yet)
-        self._load_settings()
+        powerup.load_settings(self)
+        unload("pipcore", ("powerup",))
         self.hardware = []  # what the power-up checks and the self-test found broken
         self._chain_ok = True  # the switch chain as last judged: watched at every scan (``_poll``)
         self._chain_at = None  # since when the chain reads otherwise
@@ -139,67 +142,6 @@ class App:
         self._litter = False  # an event ran since the last collection (MicroPython only)
         if hasattr(guard.gc, "threshold"):  # loaded: no collection until the heap is full (pipcore.guard)
             guard.gc.threshold(-1)
-
-    # -- power-up -----------------------------------------------------------
-    def _power_up(self, options, variant):
-        failure = None
-        for _ in range(2):
-            try:
-                return self._resume(options, variant)
-            except Exception as exc:  # MemoryError or a bug while restoring: the save itself may be good
-                failure = exc
-                self.faults += 1
-                guard.relieve(None)
-        self.fault(guard.kind_of(failure), failure)
-        self.saving = False  # never overwrite the save this start could not read; a new match saves again
-        # (its record in RAM: the flash is left alone)
-        from pipcore.controller import Controller
-
-        return Controller(options, variant, self.capacity, entropy=self.entropy)
-
-    def _resume(self, options, variant):
-        self.mode = None
-        payload = None
-        try:
-            payload = self.hw.state_store.load()
-        except (OSError, ValueError) as exc:
-            self.load_error = "reading the saved game failed: %s" % exc
-        if payload:
-            try:
-                data = json.loads(payload)
-                if "backalley" in data:  # the score of a Back Alley game: the backgammon game waits without
-                    from pipcore.bawait import resume  # its code (pipcore.bawait)
-
-                    ctl = resume(self, data)
-                else:
-                    from pipcore.controller import Controller
-
-                    ctl = Controller.restore(data, self.capacity, self.store, self.entropy)
-                self.resumed = True
-                self._check_space()
-                return ctl
-            except ValueError as exc:  # (pipcore.controller.ControllerError too)
-                # a damaged save must not brick the board: start afresh, and say why
-                self.load_error = "the saved game was unusable: %s" % exc
-        from pipcore.controller import Controller
-
-        ctl = Controller(options, variant, self.capacity, store=self.store, entropy=self.entropy)
-        ctl.save_due = True
-        self._check_space()
-        return ctl
-
-    def _load_settings(self):
-        """The settings file (pipcore.settings): brightness and tournament mode now, a waiting match later."""
-        store = getattr(self.hw, "settings_store", None)
-        try:
-            payload = store.load() if store is not None else None
-            data = json.loads(payload) if payload else None
-            if isinstance(data, dict):
-                self.hw.pixels.brightness = float(data["light"])
-                self.tournament = self.ctl.tournament = bool(data["tournament"])
-                self.pending = isinstance(data.get("next"), dict)
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # no settings, or a file this firmware cannot read: the defaults stand
 
     def hardware_checked(self, switch_chain, led_chain):
         """The chains checked (power-up, self-test; ``led_chain`` None: this board cannot check it)."""

@@ -8,7 +8,7 @@ the controller as ``App.ctl``: the options and tournament mode (its part of the 
 score), and what the app, the menu, the self-test and the protocol read of a game waiting for its setup.
 
 ``switch`` is ``App.new_game``'s hook (the mode starts, starts again, or ends); ``resume`` is
-``App._resume``'s (a power-up into a saved Back Alley game, which never loads the controller). The
+``pipcore.powerup``'s (a power-up into a saved Back Alley game, which never loads the controller). The
 backgammon modules (``BACKGAMMON``) leave before the mode's come in, and come back (collected as they load,
 as at power-up) when a backgammon or nardy match starts again. What a switch from a backgammon board cannot
 avoid: the names of this module and the mode's take the pool of interned names past its next step (1,280
@@ -75,7 +75,7 @@ def _end_match(app):
 
 
 def resume(app, saved):
-    """``App._resume``'s hook for a save with a Back Alley score: the mode resumed (``app.mode``) and the
+    """``pipcore.powerup``'s hook for a save with a Back Alley score: the mode resumed (``app.mode``) and the
     game that waits, returned for ``App.ctl``. ValueError when the backgammon part is unusable (the
     whole save then is); a damaged Back Alley part is refused in ``pipcore.bamode.restore``."""
     waiting = Waiting(saved)

@@ -9,7 +9,7 @@ power cut keeps the old settings or the new ones, never half) holds one small JS
 ``next`` is ``{"variant", "options"}`` of a match chosen in the menu while a game was being played: the
 board starts it at the next new match (undo held, or DONE once the match is over), and a host's
 ``new_game`` replaces it. A match chosen between games starts at once; the game's own save then keeps
-its options. The app reads the file at power-up by itself (``App._load_settings``, no import of this
+its options. The app reads the file at power-up by itself (``pipcore.powerup.load_settings``, no import of this
 module); this module is loaded when the menu opens or a waiting match starts.
 
 ``MenuSession`` is the open menu as the app sees it (``App.overlay``): it hands the buttons to the pure
