@@ -61,19 +61,98 @@ def test_the_app_steps_a_running_clock_until_its_flag_falls():
 def test_a_power_cut_does_not_charge_the_time_the_board_was_off():
     board = rolled_board(CLOCKED)
     mover = board.ctl.mover
-    board.advance(30000)  # 18 s past the delay; the save holds the last commit (the roll)
+    board.advance(30000)  # 18 s past the delay; the last state save is the roll's
     assert board.ctl.clock.left[mover] == 3 * MIN - 18000
     board.power_cut()
     board.now += 3 * 3600 * 1000  # three hours without power
     board.power_on()
     ctl = board.ctl
     assert board.app.resumed and ctl.phase_name() == "moving" and ctl.clock.running == mover
-    # resumed from the save, never from the wall time: neither the hours off nor the turn's time since
-    # its last commit are charged (the turn of the clock goes on: no new delay)
-    assert ctl.clock.left == [3 * MIN, 3 * MIN]
+    # resumed from the clock's last reading (written every 5 s while it runs), never from the wall time:
+    # the hours off are not charged, and at most 5 s of the turn come back (the turn of the clock goes on)
+    left = ctl.clock.left[mover]
+    assert 3 * MIN - 18100 <= left <= 3 * MIN - 13000, left  # (the cut itself takes a few ms)
+    assert ctl.clock.left[1 - mover] == 3 * MIN
+    before = left
     board.advance(20000)
+    assert board.ctl.clock.left[mover] == before - 20000  # the delay was used up before the cut
+
+
+def test_a_power_cut_refunds_at_most_a_few_seconds_of_a_long_turn():
+    """A player in time trouble gains nothing by pulling the plug: over a long turn and many cuts the
+    reserve comes back by at most READING_MS a cut."""
+    from pipcore.gameclock import READING_MS
+
+    board = rolled_board(CLOCKED)
+    mover = board.ctl.mover
+    board.advance(12000)  # the delay
+    refunds = []
+    for step in (7300, 900, 11100, 4999, 5001, 26000):
+        board.advance(step)
+        before = board.ctl.clock.left[mover]
+        board.power_cut()
+        board.now += 600000
+        board.power_on()
+        after = board.ctl.clock.left[mover]
+        assert before - 200 <= after <= before + READING_MS, (step, before, after)  # (power-up takes a few ms)
+        refunds.append(after - before)
+    assert max(refunds) > 0  # some cuts did fall between readings
+
+
+def test_a_damaged_or_stale_clock_reading_is_ignored():
+    from pipcore.gameclock import GameClock
+
+    clock = GameClock(1, 12000, 3 * MIN)
+    clock.game = 2
+    clock.left = [100000, 90000]
+    clock.used = 4000
+    good = clock.reading(7)
+    for bad in (b"", b"junk", b"7 2 100000", b"6 2 99000 90000 5000", b"7 3 99000 90000 5000",
+                b"7 2 120000 90000 5000", b"7 2 99000 90000 3000", b"7 2 -1 90000 5000", b"\xff\xfe"):
+        assert not clock.take_reading(bad, 7), bad  # another save, another game, time given back, junk
+        assert clock.left == [100000, 90000] and clock.used == 4000
+    assert clock.take_reading(good, 7) and clock.left == [100000, 90000]
+    assert clock.take_reading(b"7 2 95000 90000 9000", 7) and clock.left == [95000, 90000] and clock.used == 9000
+
+
+@pytest.mark.parametrize("leave", ["double", "roll", "menu held"])
+def test_the_menu_charges_its_time_to_the_running_clock_on_every_exit(leave):
+    """Opening the menu does not stop the mover's clock; on leaving it runs on at once (before any other
+    press or checker move), and the time the menu was open was the mover's."""
+    from pipcore import geometry as g
+
+    board = rolled_board(CLOCKED)
+    mover = board.ctl.mover
+    board.advance(12000)  # the delay is used up
     left = board.ctl.clock.left[mover]
-    assert 3 * MIN - 8100 <= left <= 3 * MIN - 7900, left  # 20 s more: the 12 s delay, then 8 s
+    t0 = board.now
+    board.key(g.BTN_MENU, long=True)
+    assert board.app.overlay is not None
+    board.advance(20000)  # 20 s in the menu
+    exits = {"double": (g.BTN_WHITE_DOUBLE, False), "roll": (g.BTN_WHITE_ROLL, False),
+             "menu held": (g.BTN_MENU, True)}
+    button, long = exits[leave]
+    board.key(button, long=long)
+    assert board.app.overlay is None
+    assert board.ctl.clock.running == mover
+    board.advance(5000)  # nothing pressed or moved: the clock keeps running
+    clock = board.ctl.clock
+    assert clock.running == mover and clock.left[1 - mover] == 3 * MIN
+    # every ms since was the mover's, as of the clock's last tick (at most a second ago)
+    assert 0 <= clock.left[mover] - (left - (board.now - t0)) <= 1000
+
+
+def test_a_flag_that_falls_in_the_menu_is_applied_when_the_menu_closes():
+    from pipcore import geometry as g
+
+    board = rolled_board(CLOCKED)
+    mover = board.ctl.mover
+    board.key(g.BTN_MENU, long=True)
+    board.advance(12000 + 3 * MIN + 1000)  # the reserve runs out behind the menu
+    assert board.app.overlay is not None and board.ctl.phase_name() == "moving"  # not behind its back
+    board.key(g.BTN_WHITE_DOUBLE)  # leave
+    ctl = board.ctl
+    assert ctl.phase_name() == "match-over" and ctl.result == (1 - mover, 3, "time")
 
 
 def test_the_panel_shows_the_running_clock_in_teal():

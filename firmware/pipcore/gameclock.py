@@ -14,13 +14,20 @@ Loaded only by a match whose ``clock`` option is not "off" (``Controller._new_ma
   a double (beaver, raccoon) waits for an answer, the answering player's. Each
   change of side starts a new turn of the clock, with its own delay (as when
   players press a chess clock: after a take, the doubler's clock starts
-  afresh). Nothing runs during setup, the opening roll, between games, or in
-  any phase that is not play (a menu), and a pause does not end a turn.
+  afresh). Nothing runs during setup, the opening roll or between games.
+* **The board's menu does not stop it**: the time the menu (or the
+  self-test) is open is charged to the side whose clock was running, so a
+  player cannot think in the menu. A flag that falls meanwhile is applied
+  as the menu closes (the app steps the controller at once, on every exit
+  path), never behind the menu's back.
 * **Flag fall**: a reserve that reaches zero loses the match (in money play,
   the game): ``pipcore.match.Referee.lose_on_time``. A step that finds a flag
   fallen ignores its button or dice (the time was up before they came).
-* **Power cuts**: the state is in the save; a restored clock resumes from what
-  was saved, the time the board was off is not charged (``at`` is not saved).
+* **Power cuts**: the state is in the save, and while a clock runs the app
+  writes its reading (``reading``) to a small file of its own every
+  ``READING_MS``; a restored clock resumes from the newer of the two, so a
+  cut gives back at most those few seconds, and the time the board was off
+  is not charged (``at`` is not saved).
 
 Time is explicit: ``now`` in ms from ``Controller.step`` (``GameClock.follow``
 is its hook); no sleeps, no clock reads; a step allocates nothing here. Every
@@ -40,12 +47,16 @@ MODES = ("off", "simple", "bronstein")
 CLOCK_COLOUR = const(0x00B8A0)  # teal on the panel: a clock reading is never taken for a roll (dice colours)
 TICK_MS = const(1000)  # while a clock runs, the app steps the controller at least this often
 WARN_MS = const(60000)  # under a minute: the panel warns (blinks)
+READING_MS = 5000  # a running clock's reading is written this often (a cut gives back at most this); a class
+# attribute below too, so not const()
 _MINUTE = const(60000)
 _STATE_LEN = const(11)
 
 
 class GameClock:
     """Two reserves and the turn of the clock being played (see the module docstring)."""
+
+    READING_MS = READING_MS  # (the app reads it from the clock: it does not import this module)
 
     def __init__(self, mode, delay_ms, reserve_ms, per_game=False):
         if mode not in (SIMPLE, BRONSTEIN):
@@ -146,6 +157,9 @@ class GameClock:
         if self.game != ref.game_number:
             self.new_game(ref.game_number)
         fell = self.charge(now)
+        if getattr(ctl, "paused", False):  # the menu is open: the running side's time goes on; its flag,
+            self.show(now)  # if it falls, is applied when the menu closes
+            return False
         if fell >= 0 and not ctl.setting_up and ref.phase in (CUBE_OR_ROLL, ANSWER, PLAY):
             ref.lose_on_time(fell)
             ctl.forced = None
@@ -209,6 +223,31 @@ class GameClock:
         return {"mode": MODES[self.mode], "delay": self.delay, "reserve": self.full,
                 "remaining": [self.left[0], self.left[1]], "running": self.running,
                 "delay_left": delay_left, "flag": self.flag}
+
+    # -- the reading between saves (a power cut gives back at most READING_MS) ----------------------
+    def reading(self, seq):
+        """The reserves as a few bytes, tied to the state save ``seq`` they follow (the app writes them
+        every ``READING_MS`` while a clock runs)."""
+        return ("%d %d %d %d %d" % (seq, self.game, self.left[0], self.left[1], self.used)).encode()
+
+    def take_reading(self, data, seq):
+        """Go on from ``data``, a ``reading`` written after the state save ``seq`` this clock was restored
+        from. A reading of another save or game, a damaged one, or one that would give time back is
+        ignored. True when taken."""
+        try:
+            parts = [int(x) for x in bytes(data).split()]
+        except (TypeError, ValueError):
+            return False
+        if len(parts) != 5 or parts[0] != seq or parts[1] != self.game:
+            return False
+        l0, l1, used = parts[2], parts[3], parts[4]
+        # within a turn of the clock the reserves only fall and the time used only grows
+        if not (0 <= l0 <= self.left[0] and 0 <= l1 <= self.left[1] and used >= self.used):
+            return False
+        self.left[0] = l0
+        self.left[1] = l1
+        self.used = used
+        return True
 
     # -- the save ----------------------------------------------------------------------
     def state(self):
@@ -278,10 +317,8 @@ def draw(disp, clock, dice_free, markers_free):
 
 def running_side(ctl):
     """Whose clock the controller's phase runs: the player on roll's before and after the roll, the
-    answering player's while a double or a resignation waits; nobody's in setup, the opening, between
-    games, or while the board's menu is open."""
-    if getattr(ctl, "paused", False):  # the board's menu or self-test is open (App.show_overlay)
-        return -1
+    answering player's while a double or a resignation waits; nobody's in setup, the opening or between
+    games. (The board's menu changes nothing here: ``GameClock.follow`` keeps the side that ran.)"""
     pending = getattr(ctl, "pending", None)
     if pending is not None and pending.display[0] == "resign":  # the answering player decides
         return 1 - pending.display[1]

@@ -47,6 +47,7 @@ def _resume(app, options, variant):
                 from pipcore.controller import Controller
 
                 ctl = Controller.restore(data, app.capacity, app.store, app.entropy)
+                _clock_reading(app, ctl)
             app.resumed = True
             app._check_space()
             return ctl
@@ -59,6 +60,19 @@ def _resume(app, options, variant):
     ctl.save_due = True
     app._check_space()
     return ctl
+
+
+def _clock_reading(app, ctl):
+    """A running clock goes on from its last reading when that is newer than the save (pipcore.gameclock)."""
+    store = getattr(app.hw, "clock_store", None)
+    if ctl.clock is None or store is None:
+        return
+    try:
+        data = store.load()
+    except (OSError, ValueError):
+        return
+    if data:
+        ctl.clock.take_reading(data, app.hw.state_store.seq)
 
 
 def load_settings(app):

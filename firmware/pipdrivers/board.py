@@ -18,6 +18,7 @@ from pipdrivers.storage import AtomicStore
 
 STATE_PATH = "/pipboard_state.bin"
 SETTINGS_PATH = "/pipboard_settings.bin"  # the board's own settings (pipcore.settings)
+CLOCK_PATH = "/pipboard_clock.bin"  # the running tournament clock's reading between saves (pipcore.gameclock)
 SCAN_PERIOD_MS = 5  # 200 Hz; 4 samples settle a checker in 20 ms
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20  # 50 frames/s; the wire time of 197 pixels is 5.9 ms
@@ -25,7 +26,7 @@ FRAME_PERIOD_MS = 20  # 50 frames/s; the wire time of 197 pixels is 5.9 ms
 
 class Board:
     """The drivers of one board: ``scanner``, ``pixels``, ``display``,
-    ``buttons``, ``state_store``, ``settings_store``, ``match_store`` (the
+    ``buttons``, ``state_store``, ``settings_store``, ``clock_store``, ``match_store`` (the
     match records and their directory), ``dice`` and the ``entropy`` source
     (for new matches).
 
@@ -47,6 +48,7 @@ class Board:
         self.buttons = Buttons(read_buttons, samples=button_samples, long_ms=long_ms)
         self.state_store = AtomicStore(fs, STATE_PATH)
         self.settings_store = AtomicStore(fs, SETTINGS_PATH)
+        self.clock_store = AtomicStore(fs, CLOCK_PATH)
         self._write_leds = write_leds
         self.led_return = led_return
         self.match_store = MatchStore(fs)

@@ -45,7 +45,7 @@ def test_simple_delay_leaves_the_first_seconds_of_every_turn_free():
 def test_a_pause_does_not_give_a_new_delay():
     c = GameClock(SIMPLE, 10000, MIN)
     c.run(0, 0)
-    c.run(-1, 8000)  # a menu opened: nothing runs, the turn stays open
+    c.run(-1, 8000)  # a pause (the game over, setup): nothing runs, the turn stays open
     c.charge(500000)
     assert c.left[0] == MIN and c.turn == 0
     c.run(0, 600000)
