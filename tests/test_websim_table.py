@@ -103,10 +103,13 @@ def test_physical_dice_keyed_in_and_corrected_by_clicks(page_and_sim):
     wait_phase(page, "moving")
     assert link.snapshot()["dice"] == [5, 2]
     click(page, "btn-UNDO")  # it was 5-3 on the table: corrected before a checker moves
-    wait_table(page, "dice keyed in: 5-2")
+    wait_table(page, "correcting the dice keyed in: 5-2")
     click(page, "btn-black-TAKE")
-    wait_table(page, "dice keyed in: 5-3")
-    click(page, "btn-white-DONE")
+    wait_table(page, "correcting the dice keyed in: 5-3")
+    # the page's hint and the board's message name the same button
+    assert "ROLL confirms, DROP keeps" in page.text_content("#table")
+    assert "ROLL confirms 5-3, DROP keeps them" in link.snapshot()["message"]
+    click(page, "btn-white-ROLL")
     page.wait_for_function("document.getElementById('phase').textContent.includes('dice 5-3')", timeout=10000)
     snap = link.snapshot()
     assert snap["phase"] == "moving" and snap["dice"] == [5, 3] and "keyed" not in snap

@@ -132,7 +132,11 @@ class TurnGuide:
                 return "hit on the way: put the checker you hit on the bar (%d ways)" % len(tr.cands)
             return "hit: put the hit checker on the bar"
         if tr.hand:
-            return "put the checker on a lit point" if got & 2 else "put the checker back"
+            if not got & 2:
+                return "put the checker back"
+            # (tournament mode lights no targets: no "lit point" to speak of)
+            return "put the checker down (tournament: no targets lit)" if self.tournament else \
+                "put the checker on a lit point"
         if not self.tournament:
             self._sources(tr, tr.cur)
         return "move: %s left (the hit checker is on the bar)" % _dice(tr.cur.left)

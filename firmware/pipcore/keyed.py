@@ -12,7 +12,7 @@ player keys both: die A is white's die, die B black's):
 
 A value keyed wrong can be corrected until the first checker moves: UNDO,
 while the board still shows the position before the roll, reopens the entry
-with the dice keyed; DONE (the roll/done button) confirms the corrected dice,
+with the dice keyed; ROLL (the roll/done button) confirms the corrected dice,
 DROP keeps the old ones. The referee takes the roll back (``Referee.unroll``:
 the record keeps the roll and says it was taken back, then the corrected
 one) and the corrected roll is played.
@@ -45,7 +45,7 @@ class Entry:
         self.display = ("keyed", a, b, self.player)
         who = "white and black" if self.player < 0 else colour(self.player)
         if self.correcting:
-            self.message = "%s: correct the dice: DOUBLE die A, TAKE die B, DONE confirms %d-%d, DROP keeps them" % (
+            self.message = "%s: correct the dice: DOUBLE die A, TAKE die B, ROLL confirms %d-%d, DROP keeps them" % (
                 who, a, b)
         else:
             self.message = "%s: key in the dice: DOUBLE die A, TAKE die B, ROLL confirms, DROP cancels" % who

@@ -311,8 +311,15 @@ def test_tournament_mode_hides_hints_but_still_validates():
     assert not t.marked(M_SOURCE)
     t.lift(8)
     assert not t.marked(M_TARGET)
+    assert "lit point" not in t.ctl.message and "tournament" in t.ctl.message  # nothing is lit to point to
     t.place(3)
     assert t.points(M_ERROR) == [3]
+
+
+def test_a_lifted_checker_is_sent_to_a_lit_point_outside_tournament_mode():
+    t = started((3, 1))
+    t.lift(8)
+    assert t.marked(M_TARGET) and t.ctl.message == "put the checker on a lit point"
 
 
 def test_no_legal_move_passes_on_done():

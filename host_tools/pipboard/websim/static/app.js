@@ -185,8 +185,10 @@ function tableText(s) {  // a resignation offered, dice keyed in, a fair match's
     lines.push(`${who} offers to resign a ${LEVELS[s.resign.level - 1]} (${pts}): ` +
                `${other} TAKE accepts, DROP declines`);
   }
-  if (s.keyed) lines.push(`dice keyed in: ${s.keyed.dice[0] || "?"}-${s.keyed.dice[1] || "?"} ` +
-                          "(DOUBLE steps die A, TAKE die B, ROLL confirms; UNDO corrects before a checker moves)");
+  if (s.keyed && s.keyed.correcting) lines.push(`correcting the dice keyed in: ${s.keyed.dice[0]}-${s.keyed.dice[1]} ` +
+                          "(DOUBLE steps die A, TAKE die B, ROLL confirms, DROP keeps the dice as they were)");
+  else if (s.keyed) lines.push(`dice keyed in: ${s.keyed.dice[0] || "?"}-${s.keyed.dice[1] || "?"} ` +
+                          "(DOUBLE steps die A, TAKE die B, ROLL confirms, DROP cancels; UNDO corrects before a checker moves)");
   else if (s.dice_source === "physical") lines.push("physical dice: roll them, then press ROLL and key them in");
   if (s.fair) lines.push(`provably fair dice: commitment ${s.fair.commitment}` +
                          (s.fair.seed ? `, seed ${s.fair.seed}` : " (the seed is revealed after the match)"));
