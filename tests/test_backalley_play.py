@@ -281,3 +281,21 @@ def test_the_terminal_scorekeeper_keeps_a_whole_game_across_a_restart(tmp_path, 
     assert cli.main(["backalley", "--keep", "--save", str(tmp_path / "bad.json")]) == 1
     assert "cannot be read" in capsys.readouterr().err
     assert cli.main(["backalley", "--save", save]) == 2  # --save without --keep
+
+
+def test_the_last_entry_of_deal_25_can_be_taken_back_before_the_keeper_stops(tmp_path, monkeypatch, capsys):
+    """As on the board: the game over, the last tricks keyed wrong are taken back and keyed again."""
+    lines, shadow, _ = keyed_lines(4)
+    n3, n4 = int(lines[-2]), int(lines[-1])  # the last deal's last two seats' tricks
+    assert n3 > 0  # (seed 4: a trick can move from one seat to the other)
+    wrong = [str(n3 - 1), str(n4 + 1)]  # keyed wrong: the game ends on them
+    save = str(tmp_path / "game.json")
+    typed = lines[:-2] + wrong + ["sheet", "undo", "undo"] + lines[-2:] + ["quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(typed) + "\n"))
+    assert cli.main(["backalley", "--keep", "--save", save, "--names", "Ann,Bob,Cy,Di", "--dealer", "W",
+                     "--sheet", str(tmp_path / "sheet.json")]) == 0
+    out = capsys.readouterr().out
+    assert "'undo' takes back the last entry" in out and "Taken back." in out and "Traceback" not in out
+    data = json.loads((tmp_path / "sheet.json").read_text())
+    assert data["finished"] and data["totals"] == {"NS": shadow.scores[0], "EW": shadow.scores[1]}
+    assert data["state"]["keys"] == shadow.keys_text()

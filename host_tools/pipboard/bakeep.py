@@ -198,8 +198,17 @@ def keep(stdin, stdout, save=None, names=None, dealer=None, sheet=None, seed=Non
     except OSError as exc:
         sys.stderr.write("pipboard backalley --keep: cannot write %s: %s\n" % (save, exc.strerror or exc))
         return 1
-    while keeper.phase != OVER:
-        stdout.write(text.prompt() + "? ")
+    over_said = False
+    while True:
+        if keeper.phase == OVER:
+            # the last entry may still be wrong: as on the board, it can be taken back until the player leaves
+            if not over_said:
+                stdout.write(keeper.prompt() + ".\n")
+                over_said = True
+            stdout.write("Game over: 'undo' takes back the last entry, 'sheet' shows the sheet, 'quit' ends? ")
+        else:
+            over_said = False
+            stdout.write(text.prompt() + "? ")
         stdout.flush()
         line = stdin.readline()
         if not line:
@@ -207,8 +216,6 @@ def keep(stdin, stdout, save=None, names=None, dealer=None, sheet=None, seed=Non
             break
         if not text.handle(line):
             break
-    if keeper.phase == OVER:
-        stdout.write(keeper.prompt() + ".\n")
     from pipboard.basheet import sheet_text, write_sheet
 
     stdout.write("\n" + sheet_text(keeper))
