@@ -93,13 +93,13 @@ def test_self_test_finds_the_switches_made_faulty_in_the_twin(page_and_sim):
     page.click("#btn-setup")  # the hands do what the LEDs ask: clear the board, cover every slot in turn
     wait_attr(page, "selftest", "done")
     text = page.locator("#selftest").text_content()
-    assert "point 20 slot 6 stuck closed" in text and "point 4 slot 3 dead" in text, text
+    assert "point 20 slot 6 stuck closed" in text and "point 4 slot 3 stuck open" in text, text
     assert led(page, 19, 5).get_attribute("data-rgb") == "140,0,0"  # blinking red under the stuck switch
     assert led(page, 3, 2).get_attribute("data-rgb") == "120,0,90"  # magenta: never closed
     page.screenshot(path=os.path.join(ARTIFACTS, "sim_self_test.png"), full_page=True)
     result = link.snapshot()["self_test"]
     faults = [(p["location"], p["slot"], p["fault"]) for p in result["problems"]]
-    assert faults == [(3, 3, "dead"), (19, 6, "stuck closed")] and result["complete"] and result["led_chain"]
+    assert faults == [(3, 3, "stuck open"), (19, 6, "stuck closed")] and result["complete"] and result["led_chain"]
     page.click("#btn-DONE")  # back to the game: the LEDs ask for the checkers again
     wait_attr(page, "selftest", "done")
     page.wait_for_function("document.getElementById('board').dataset.menu === ''", timeout=5000)

@@ -10,11 +10,12 @@ only then. Two steps, guided on the LEDs (one pixel under every slot):
 2. **Walk.** "Cover every slot in turn": the slot to cover pulses green, point 1 slot 1 first, then
    slot 2 ... of every point, the bars and the trays (checkers pushed to the edge as in play cover the
    slots in this order: one more checker, one more slot). A slot whose switch does not close is
-   skipped with DONE: a switch seen closed at some other moment of the test is *stuck open* (it does
-   not answer its own slot), one never seen closed is *dead*.
+   skipped with DONE: a switch never seen closed is *stuck open* (a reed stuck open, a broken joint, no
+   switch), one seen closed at some other moment of the test is *misplaced* (it works, but not under
+   its own slot: set too deep or beside its place, or wired to another input).
 
-The result lights each faulty switch's own pixel (stuck closed: blinking red, stuck open: orange,
-dead: magenta) and is in the snapshot's ``self_test`` and the ``self_test`` event, switch by point and
+The result lights each faulty switch's own pixel (stuck closed: blinking red, stuck open: magenta,
+misplaced: orange) and is in the snapshot's ``self_test`` and the ``self_test`` event, switch by point and
 slot (``geometry.sensor_name``). Menu held stops the walk early (the slots not reached are not judged);
 DONE or menu held leaves the result and gives the LEDs back to the game, which guides the checkers back.
 
@@ -31,8 +32,8 @@ WALK = 1
 DONE = 2
 STEP_NAMES = ("clear", "walk", "done")
 STUCK_CLOSED = "stuck closed"
-STUCK_OPEN = "stuck open"
-DEAD = "dead"
+STUCK_OPEN = "stuck open"  # never closed
+MISPLACED = "misplaced"  # closed, but not when its own slot was covered
 
 _BYTES = (g.SENSORS + 7) // 8
 _SHORT = 1  # pipdrivers.buttons kinds
@@ -133,11 +134,11 @@ class SelfTest:
         return changed
 
     def fault(self, bit):
-        """The verdict on one switch: STUCK_CLOSED, STUCK_OPEN, DEAD or None (works, or not reached)."""
+        """The verdict on one switch: STUCK_CLOSED, STUCK_OPEN, MISPLACED or None (works, or not reached)."""
         if _get(self.stuck, bit):
             return STUCK_CLOSED
         if _get(self.skipped, bit):
-            return STUCK_OPEN if _get(self.seen, bit) else DEAD
+            return MISPLACED if _get(self.seen, bit) else STUCK_OPEN
         return None
 
     def problems(self):
@@ -196,9 +197,9 @@ class SelfTest:
             fault = self.fault(bit)
             if fault == STUCK_CLOSED:
                 c, effect = _RED, BLINK
-            elif fault == STUCK_OPEN:
+            elif fault == MISPLACED:
                 c, effect = _ORANGE, 0
-            elif fault == DEAD:
+            elif fault == STUCK_OPEN:
                 c, effect = _MAGENTA, 0
             elif self.step == WALK and bit == self.target:
                 c, effect = _TARGET, PULSE

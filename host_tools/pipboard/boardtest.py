@@ -2,7 +2,7 @@
 
 Starts the self-test on the board (protocol ``self_test``), prints each instruction the board gives
 as it changes (take every checker off, then the slot to cover), and at the end the verdict: every
-switch that is stuck closed, stuck open or dead by point and slot, and the two chains. Ctrl-C (or
+switch that is stuck closed, stuck open or misplaced by point and slot, and the two chains. Ctrl-C (or
 ``--timeout``) stops the test and prints what it found so far. Exit status 0 when nothing is faulty.
 """
 

@@ -275,10 +275,10 @@ def test_self_test_clear_then_walk_every_slot():
         closed = (stuck, bit, lazy) if bit == lazy + 1 else (stuck, bit)
         test.sensed(_bits(*closed))
     assert test.step == st.DONE and test.complete
-    assert test.problems() == [(dead, st.DEAD), (lazy, st.STUCK_OPEN), (stuck, st.STUCK_CLOSED)]
+    assert test.problems() == [(dead, st.STUCK_OPEN), (lazy, st.MISPLACED), (stuck, st.STUCK_CLOSED)]
     state = test.state()
     assert state["problems"][0] == {"switch": "point 3 slot 4", "location": 2, "slot": 4, "bit": dead,
-                                    "fault": "dead"}
+                                    "fault": "stuck open"}
     assert "3 faulty switches" in test.message()
     px = Px()
     test.draw(px, Display(px))
