@@ -108,3 +108,42 @@ def test_self_test_finds_the_switches_made_faulty_in_the_twin(page_and_sim):
     link.inject("switch", stuck_open, 0)
     page.click("#btn-setup")
     page.wait_for_function("!document.getElementById('status').textContent.includes('differs')", timeout=5000)
+
+
+def hold(page, selector, ms=800):
+    """Hold a page button down, as a person holds a board button (a click presses it)."""
+    page.hover(selector)
+    page.mouse.down()
+    page.wait_for_timeout(ms)
+    page.mouse.up()
+
+
+def test_the_page_lays_the_menu_overlay_over_the_board_and_says_why_items_are_skipped(page_and_sim):
+    page, sim, link = page_and_sim
+    page.click("#btn-setup")
+    wait_attr(page, "phase", "opening")
+    overlay = page.locator("#menu-overlay")
+    assert overlay.get_attribute("display") == "none"  # no sheet while the game is played
+    labels = page.locator("g.panel-labels").text_content()
+    for word in ("die A", "die B", "moves left", "cube", "64", "white owns", "black's turn"):
+        assert word in labels, word  # the panel is labelled
+    assert page.text_content("#btn-white-RESIGN").startswith("resign")  # named as what it does
+    page.click("#key-hold-menu")
+    wait_attr(page, "menu", "variant")
+    assert overlay.get_attribute("display") == "inline"
+    sheet = overlay.text_content()
+    for key, _loc, _kind, _values, title, _labels in menu.ITEMS:  # the printed overlay's words, item by item
+        assert title.split()[0] in sheet, title
+    to_item(page, "matchLength")
+    hold(page, "#btn-TAKE")  # held: ten steps, as on the board (a 25-point match is two holds and five presses)
+    page.wait_for_function("document.getElementById('menu').textContent.endsWith('= 10')", timeout=5000)
+    page.click("#btn-TAKE")
+    page.wait_for_function("document.getElementById('menu').textContent.endsWith('= 11')", timeout=5000)
+    skipped = page.text_content("#menu-skipped")
+    assert "beavers: only with money play" in skipped and "Jacoby: only with money play" in skipped, skipped
+    assert "raccoons: only with money play (match length 0) and beavers on" in skipped, skipped
+    page.screenshot(path=os.path.join(ARTIFACTS, "sim_menu_overlay.png"), full_page=True)
+    page.click("#btn-DOUBLE")  # leave, forgetting the changes
+    wait_attr(page, "menu", "")
+    assert overlay.get_attribute("display") == "none" and page.text_content("#menu-skipped") == ""
+    assert link.snapshot()["options"]["matchLength"] == 0

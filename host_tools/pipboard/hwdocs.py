@@ -360,14 +360,15 @@ def overlay_frame(title, legend_h):
     return out
 
 
-def menu_overlay_svg():
+def menu_overlay_svg(legend=True):
     """The board's menu as a printable overlay, at full size (print at 100 %), from ``pipcore.menu.ITEMS``:
     every item's name beside the pixel that stands for it, a choice's names beside the pixels that show
-    it, the place where numbers are drawn, the buttons and the colours."""
+    it, the place where numbers are drawn, the buttons and the colours. Without ``legend``: the board's
+    part alone (the browser simulator lays it over its board while the menu is open)."""
     from pipcore import menu
 
     w, h = dims.BOARD_W, dims.BOARD_H
-    out = overlay_frame("Pipboard menu overlay", 40)
+    out = overlay_frame("Pipboard menu overlay", 40 if legend else 0)
     col_x = w - dims.BORDER - dims.COLUMN_W
     # where numbers are drawn: slots 2..6 of points 19..24
     xs = [drawing.slot_xy(loc, 1)[0] for loc in menu.DIGIT_LOCS]
@@ -419,7 +420,7 @@ def menu_overlay_svg():
                % (cx, my - 5))
     kx, ky = drawing.panel_xy(g.LED_CUBE_VALUE + 3)
     out.append('<text x="%d" y="%d" font-size="3" text-anchor="middle">cube: the cap</text>' % (cx, ky + 8))
-    legend = [
+    lines = [
         "Hold MENU to open or leave the menu.  MENU: next item.  UNDO: previous item.  TAKE / DROP: value up / "
         "down (held: 10 steps).",
         "ROLL/DONE: OK (leave, keeping the changes; on self-test: start it).  DOUBLE: leave, forgetting them.  "
@@ -429,7 +430,7 @@ def menu_overlay_svg():
         "blue ones the board's (at once).  A choice lights one of the names along its point; a number is drawn "
         "in the blue box.  docs/board-menu.md",
     ]
-    for k, line in enumerate(legend):
+    for k, line in enumerate(lines if legend else ()):
         out.append('<text x="6" y="%d" font-size="5">%s</text>' % (h + 8 + 8 * k, _esc(line)))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -232,8 +232,9 @@ class SimBoard:
     def put_in_box(self):
         self.box[self.hand.pop()] += 1
 
-    def press(self, name, player=None):
-        """Press and release the button meaning ``name`` (the right player's button by default)."""
+    def press(self, name, player=None, long=False):
+        """Press and release the button meaning ``name`` (the right player's button by default); ``long``:
+        hold it (as TAKE held steps a menu number by ten)."""
         ctl = self.ctl
         if name in _LONG_BUTTONS:
             button = _LONG_BUTTONS[name]
@@ -248,7 +249,7 @@ class SimBoard:
                 elif name in ("TAKE", "DROP", "BEAVER", "RACCOON", "DOUBLE", "RESIGN") and ctl.offerer >= 0:
                     player = ctl.ref.cube.responder()  # the side that must answer the cube
             button = _BUTTONS[name][player]
-            hold = LONG_MS if name in _HELD else PRESS_MS
+            hold = LONG_MS if long or name in _HELD else PRESS_MS
         pad = self.twins.pad
         pad.press(button)
         self.advance(hold)

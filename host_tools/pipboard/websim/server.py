@@ -14,7 +14,8 @@ Runs the firmware app on the simulated board (``pipboard.simboard``: the same
 
 HTTP endpoints: ``GET /layout`` (static geometry), ``GET /state`` (what the
 page draws), ``POST /action`` with ``{"do": "lift"|"place"|"press"|"key"|"setup"|
-"box"|"power", ...}`` (``key``: a physical button by number, short or ``long``, as the
+"box"|"power", ...}`` (``press``: a button by its meaning, short or ``long``; ``key``: a physical
+button by number, short or ``long``, as the
 menu and undo buttons are pressed; ``power``: a power cut, and the board starts again). The page polls ``/state`` a few times a second.
 """
 
@@ -95,7 +96,7 @@ class WebSim:
                     player = action.get("player")
                     if player is not None and player not in (0, 1):
                         raise ActionError("player must be 0 (white) or 1 (black)")
-                    board.press(name, player)
+                    board.press(name, player, bool(action.get("long")))  # long: held, as on the board
                 elif kind == "key":  # a physical button: the menu (held: open/leave), undo...
                     button = action.get("button")
                     if type(button) is not int or not 0 <= button < 10:

@@ -48,7 +48,95 @@ def layout(board=None):
                  {"button": g.BTN_UNDO, "name": "undo"}, {"button": g.BTN_UNDO, "name": "hold undo", "long": True}],
         "die_a": g.LED_DIE_A,
         "die_b": g.LED_DIE_B,
+        "panel_labels": panel_labels(),
+        # the printed menu overlay (hardware/menu-overlay.svg, from pipcore.menu.ITEMS), laid over the board
+        # while the menu is open
+        "menu_overlay": menu_overlay(),
     }
+
+
+def menu_overlay():
+    """The board's part of the printed menu overlay, as SVG markup (``pipboard hwdocs`` prints it whole)."""
+    from pipboard.hwdocs import menu_overlay_svg
+
+    return menu_overlay_svg(legend=False)
+
+
+def panel_labels():
+    """What each group of the control panel's pixels shows, as ``[x, y, text, size, anchor]`` (mm), as the
+    panel's own printed labels would say."""
+    def at(led, dy=0, dx=0):
+        x, y = drawing.panel_xy(led)
+        return x + dx, y + dy
+
+    labels = []
+    x, y = at(g.LED_TURN_BLACK, -6)
+    labels.append([x, y, "black's turn", 4, "middle"])
+    x, y = at(g.LED_TURN_WHITE, 9)
+    labels.append([x, y, "white's turn", 4, "middle"])
+    x, y = at(g.LED_DIE_A + g.PIP_TL, -6)
+    labels.append([x + 9, y, "die A", 4, "middle"])
+    x, y = at(g.LED_DIE_B + g.PIP_TL, -6)
+    labels.append([x + 9, y, "die B", 4, "middle"])
+    x, y = at(g.LED_MOVES, -6)
+    labels.append([x + 21, y, "moves left", 4, "middle"])
+    x, y = at(g.LED_CUBE_VALUE, -7)
+    labels.append([x + 14, y, "cube", 4, "middle"])
+    for k in range(6):
+        x, y = at(g.LED_CUBE_VALUE + k, 5.5)
+        labels.append([x, y, str(2 << k), 3, "middle"])
+    for k, word in enumerate(("white owns", "centred", "black owns")):
+        x, y = at(g.LED_CUBE_OWNER + k, 1.2, -5)
+        labels.append([x, y, word, 3, "end"])
+    return labels
+
+
+def skipped_items(settings):
+    """The menu items the settings being edited skip, each with why (``pipcore.menu.shown`` decides; the
+    reason is the fewest other settings that would show it)."""
+    from pipcore import menu
+
+    if settings.get("variant") == menu.BACKALLEY:
+        return [{"item": key, "title": title, "why": "the Back Alley scorekeeper has no match settings"}
+                for key, _loc, _kind, _values, title, _labels in menu.ITEMS if not menu.shown(key, settings)]
+    found = []
+    for key, _loc, _kind, _values, title, _labels in menu.ITEMS:
+        if not menu.shown(key, settings):
+            found.append({"item": key, "title": title, "why": _why_skipped(menu, key, settings)})
+    return found
+
+
+_DECIDING = ("variant", "matchLength", "cubeEnabled", "cubeProgression", "beavers", "caucasian", "clock")
+
+
+def _why_skipped(menu, key, settings):
+    import itertools
+
+    for n in (1, 2, 3):
+        for keys in itertools.combinations(_DECIDING, n):
+            for values in itertools.product(*(_others(menu, k, settings[k]) for k in keys)):
+                trial = dict(settings)
+                trial.update(zip(keys, values))
+                if menu.shown(key, trial):
+                    return "only with " + " and ".join(_setting_text(menu, k, v) for k, v in zip(keys, values))
+    return "not for this game"
+
+
+def _others(menu, key, value):
+    if key == "matchLength":
+        return [0] if value else [1]
+    entry = menu.ITEMS[menu.item_index(key)]
+    return [v for v in entry[3] if v != value]
+
+
+def _setting_text(menu, key, value):
+    if key == "matchLength":
+        return "money play (match length 0)" if value == 0 else "a match (match length 1 or more)"
+    if key == "clock":
+        return "a clock (simple delay or Bronstein)"
+    entry = menu.ITEMS[menu.item_index(key)]
+    label = entry[5][list(entry[3]).index(value)]
+    return "%s %s" % (entry[4], label)
 
 
 def pixel_places(npix):
@@ -101,6 +189,12 @@ def panel_colours(ctl):
     return panel
 
 
+def _menu_skipped(board):
+    menu = getattr(board.app.overlay, "menu", None)  # (pipcore.settings.MenuSession, while the menu is open)
+    settings = getattr(menu, "v", None)
+    return skipped_items(settings) if isinstance(settings, dict) else []
+
+
 def _rgb(value):
     """A pixel as ``[r, g, b]``, whether the strip keeps tuples or ``0xRRGGBB`` ints."""
     if isinstance(value, int):
@@ -128,6 +222,7 @@ def state(board, bridge):
         "phase": ctl.phase_name(),
         "message": snap["message"],  # (the menu's or the self-test's while they are open)
         "menu": snap.get("menu"),
+        "menu_skipped": _menu_skipped(board),  # the items the open menu skips, and why
         "backalley": snap.get("backalley"),  # the Back Alley scorekeeper (docs/backalley.md), or None
         "self_test": snap.get("self_test"),
         "hardware": snap.get("hardware"),

@@ -32,11 +32,12 @@ function drawStatic() {
     g.addEventListener("pointerdown", (ev) => { ev.preventDefault(); pointerDown(L.loc); });
     g.addEventListener("pointerup", (ev) => { ev.preventDefault(); pointerUp(L.loc); });
   }
+  drawOverlay();
   const bt = document.getElementById("buttons");
   for (const name of layout.buttons) {
     const btn = document.createElement("button");
     btn.textContent = name; btn.id = "btn-" + name;
-    btn.onclick = () => post({ do: "press", button: name });
+    holdable(btn, (long) => post({ do: "press", button: name, long }));
     bt.appendChild(btn);
   }
   // each side's own buttons: they act only for that side (the board refuses the other side's out of turn)
@@ -46,8 +47,9 @@ function drawStatic() {
     for (const name of ["ROLL", "DONE", "DOUBLE", "TAKE", "DROP", "RESIGN"]) {
       const btn = document.createElement("button");
       // RESIGN is the side's DROP held long: offer to resign (then DROP raises the offer)
-      btn.textContent = name === "RESIGN" ? "hold DROP: resign" : name; btn.id = "btn-" + side + "-" + name;
-      btn.onclick = () => post({ do: "press", button: name, player });
+      btn.textContent = name === "RESIGN" ? "resign (DROP held)" : name; btn.id = "btn-" + side + "-" + name;
+      if (name === "RESIGN") btn.title = side + " offers to resign: on the board, hold DROP";
+      holdable(btn, (long) => post({ do: "press", button: name, player, long }));
       row.appendChild(btn);
     }
     bt.appendChild(row);
@@ -78,6 +80,34 @@ function drawStatic() {
     btn.onclick = () => post({ do: "box", colour });
     box.appendChild(btn);
   }
+}
+
+// Every button can be pressed or held, as on the board: a click presses it, holding it down for
+// HOLD_MS or longer holds it (TAKE held steps a menu number by ten). Keyboard activation presses.
+const HOLD_MS = 600;
+function holdable(btn, send) {
+  let downAt = null;
+  btn.title = btn.title || "click to press; hold the mouse button down to hold it";
+  btn.addEventListener("pointerdown", () => { downAt = performance.now(); btn.classList.add("down"); });
+  btn.addEventListener("pointerleave", () => { downAt = null; btn.classList.remove("down"); });
+  btn.addEventListener("click", (ev) => {
+    const held = downAt !== null && performance.now() - downAt >= HOLD_MS;
+    downAt = null; btn.classList.remove("down");
+    send(ev.detail !== 0 && held);
+  });
+}
+
+// The printed menu overlay (hardware/menu-overlay.svg) laid over the board while the menu is open: a sheet
+// over the checkers, under the lights, as on the real board.
+function drawOverlay() {
+  const doc = new DOMParser().parseFromString(layout.menu_overlay, "image/svg+xml");
+  const sheet = el("g", { id: "menu-overlay", display: "none", "pointer-events": "none" });
+  el("rect", { x: 0, y: 0, width: layout.width, height: layout.height, rx: 10, fill: "#fbf8f0",
+               "fill-opacity": 0.86 }, sheet);
+  for (const node of Array.from(doc.documentElement.childNodes)) {
+    if (node.nodeType === 1 && node.nodeName !== "title") sheet.appendChild(document.importNode(node, true));
+  }
+  board.insertBefore(sheet, board.querySelector("g.leds"));
 }
 
 function pointerDown(loc) {
@@ -131,8 +161,12 @@ function draw() {
   document.getElementById("score").textContent = state.score.join(" - ");
   document.getElementById("record").textContent = state.record.join("\n");
   const menu = state.menu || {}, test = state.self_test;
+  const skipped = (state.menu_skipped || []).map((s) => `${s.title}: ${s.why}`);
   document.getElementById("menu").textContent = menu.open ? `menu: ${menu.title} = ${menu.text}` :
       (menu.pending ? "menu: a new match waits for the next match" : "");
+  document.getElementById("menu-skipped").textContent = menu.open && skipped.length ?
+      "skipped with these settings: " + skipped.join("; ") : "";
+  document.getElementById("menu-overlay").setAttribute("display", menu.open ? "inline" : "none");
   document.getElementById("selftest").textContent = !test ? "" : `self-test ${test.step}: ` +
       (test.problems.length ? test.problems.map((p) => `${p.switch} ${p.fault}`).join(", ") :
        (test.step === "done" ? "all switches work" : `${test.checked} of ${test.total} slots`));

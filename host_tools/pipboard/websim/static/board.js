@@ -31,6 +31,10 @@ const PipBoard = (() => {
       el("text", { x: s0[0], y: base + (dir > 0 ? -2 : 9), "font-size": 8, fill: "#ddd", "text-anchor": "middle" },
          svg).textContent = L.loc + 1;
     }
+    // the panel's printed labels (dice, moves left, cube value and owner, whose turn)
+    const labels = el("g", { class: "panel-labels" }, svg);
+    for (const [x, y, text, size, anchor] of layout.panel_labels || [])
+      el("text", { x, y, "font-size": size, fill: "#d8c8a8", "text-anchor": anchor }, labels).textContent = text;
     // panel pixels, then checkers, then the lit pixels: a pixel under a checker tints it, as on the board
     el("g", { class: "panel" }, svg);
     el("g", { class: "checkers" }, svg);
