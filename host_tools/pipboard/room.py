@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 
+from pipboard.files import write_file
 from pipboard.link import CommandError, Link, LinkError
 from pipboard.mqttlink import BrokerError, BrokerLink
 
@@ -91,10 +92,7 @@ class Recorder:
             paths = []
             for ext, text in ((".mat", mat), (".sgf", sgf)):
                 path = os.path.join(self.folder, name + ext)
-                tmp = path + ".part"
-                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(text)
-                os.replace(tmp, path)
+                write_file(path, text)
                 paths.append(path)
             return paths
 
@@ -338,7 +336,13 @@ class BoardBridge:
             return
         self.recorded.add(digest)
         stem = record_file_stem(self.event_name, self.round, players["white"], players["black"])
-        files = self.recorder.write(stem, mat, sgf) if self.recorder is not None else []
+        files = []
+        if self.recorder is not None:
+            try:
+                files = self.recorder.write(stem, mat, sgf)
+            except OSError as exc:  # FileWriteError names the file; the match is still published below
+                self.emit("match_error", {"message": str(exc)})
+                self.say("the match cannot be written: %s" % exc)
         self.matches += 1
         match = {"event_name": self.event_name, "round": self.round, "players": players,
                  "score": snap.get("score"), "match_length": snap.get("match_length"), "result": snap.get("result"),
