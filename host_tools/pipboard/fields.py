@@ -60,7 +60,7 @@ def check_pairing(pairing):
     for anything else (a field of the wrong type, an empty name, a bad round, an unknown field)."""
     if not isinstance(pairing, dict):
         raise FieldError("a pairing is a JSON object with white, black, round and event")
-    unknown = sorted(str(k) for k in pairing if k not in ("white", "black", "round", "event"))
+    unknown = sorted(str(k) for k in pairing if k not in ("v", "white", "black", "round", "event"))
     if unknown:
         raise FieldError("a pairing has white, black, round and event, not %s" % ", ".join(unknown)[:80])
     out = {}

@@ -65,6 +65,32 @@ def header_line(names, score):
     return "%s %s : %d" % (left.ljust(LEFT_HEADER - 1), names[1], score[1])
 
 
+def match_header(event=None, round_=None, date=None):
+    """The header lines gnubg writes before the match line, for a match of ``event`` (its ``round_``) played on
+    ``date`` (a ``time.struct_time``): ``; [Site "Pipboard"]``, ``; [Event ...]``, ``; [Round ...]``,
+    ``; [EventDate ...]``, ``; [EventTime ...]`` and a blank line; fields cleaned (``pipboard.fields``)."""
+    from pipboard.fields import EVENT_MAX, ROUND_MAX
+
+    out = [_DEFAULT_HEADER[0]]
+    for tag, value, limit in (("Event", event, EVENT_MAX), ("Round", round_, ROUND_MAX)):
+        text = clean_field(value, limit).replace('"', "'")
+        if text:
+            out.append('; [%s "%s"]' % (tag, text))
+    if date is not None:
+        out.append('; [EventDate "%04d.%02d.%02d"]' % (date.tm_year, date.tm_mon, date.tm_mday))
+        out.append('; [EventTime "%02d.%02d"]' % (date.tm_hour, date.tm_min))
+    return out + [""]
+
+
+def header_value(lines, tag):
+    """The value of ``; [TAG "value"]`` among a record's header lines, or None."""
+    for line in lines or ():
+        m = re.match(r'^;\s*\[%s "(.*)"\]\s*$' % tag, line.strip())
+        if m:
+            return m.group(1)
+    return None
+
+
 def tag_text(text):
     """Text inside a ``; [... "TEXT"]`` comment after the match line: one line (``pipboard.fields``), no double
     quote, and no "Game " (gnubg starts a game at any line holding it; a tab stands for that space)."""
@@ -443,6 +469,10 @@ def run_import(args):
     except OSError as exc:  # FileWriteError: names the file
         sys.stderr.write("pipboard import: %s\n" % exc)
         return 1
+    if not ref.game_over():
+        sys.stderr.write("pipboard import: note: %s: game %d has no result: the file ends in the middle of it "
+                         "(cut short, or written while the game was played); the record ends there too\n"
+                         % (args.matfile, ref.game_number))
     length = ref.match.length
     what = "%d-point match" % length if length else "money session"
     sys.stdout.write("%s: %s, %d game%s, %s %d - %s %d%s -> %s\n" % (
