@@ -237,6 +237,7 @@ def test_a_record_stopped_by_a_full_flash_is_in_its_directory_entry():
         if keeper.stopped:
             break
         keeper.write(frame(ENTRIES[2]))
-    assert keeper.stopped and keeper.failed == "the match record stopped (the flash is full: the match record stops here)"
+    why = "the flash is full: the match record stops here"
+    assert keeper.stopped and keeper.failed == "the match record stopped (%s)" % why
     info = keeper.store.info(keeper.mid)
-    assert info["stopped"] == "the flash is full: the match record stops here" and info["stopped_game"] == 1
+    assert info["stopped"] == why and info["stopped_game"] == 1
