@@ -34,6 +34,9 @@ def info(app, match):
         entry["games"] = records.games
         entry["score"] = list(records.score)
         entry["open"] = True
+        if records.stopped and not entry.get("stopped"):
+            entry["stopped"] = records.failed
+            entry["stopped_game"] = records.games + 1
     entry["live"] = match == records.mid
     return entry
 

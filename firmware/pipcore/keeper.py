@@ -57,7 +57,14 @@ class RecordKeeper:
 
     def _fail(self, exc):
         self.stopped = True
-        self.failed = "the match record stopped (%s)" % (exc,)
+        args = exc.args
+        why = args[1] if len(args) > 1 and isinstance(args[1], str) else str(exc)
+        self.failed = "the match record stopped (%s)" % why
+        if self.mid:  # the directory says so too, for the host's export (appends stop short of the full
+            try:      # flash, so the entry still has room)
+                self.store.stopped(self.mid, self.games + 1, why)
+            except OSError:
+                pass
 
     def write(self, frame):
         """One framed entry (the RecordWriter's stream): appended to the file at once."""

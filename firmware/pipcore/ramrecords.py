@@ -44,6 +44,10 @@ class RamRecords:
     def game_over(self, mid, length, games, score):
         self.infos[mid].update({"bytes": length, "games": games, "score": list(score)})
 
+    def stopped(self, mid, game, why):
+        if mid in self.infos:
+            self.infos[mid].update({"stopped": why, "stopped_game": game})
+
     def close(self, mid, length, games, score):
         if mid in self.infos:
             self.infos[mid].update({"bytes": length, "games": games, "score": list(score), "open": False})

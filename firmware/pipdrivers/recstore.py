@@ -141,6 +141,15 @@ class MatchStore:
         self.set_info(mid, info)
         self._free = None  # look at the filesystem again
 
+    def stopped(self, mid, game, why):
+        """The record of match ``mid`` stopped in game ``game`` (``why``: the flash is full): the entry says so."""
+        info = self.info(mid)
+        if info is None:
+            return
+        info["stopped"] = why
+        info["stopped_game"] = game
+        self.set_info(mid, info)
+
     def mark_exported(self, mid, length):
         info = self.info(mid)
         if info is None:

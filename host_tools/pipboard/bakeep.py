@@ -19,6 +19,7 @@ import os
 import random
 import sys
 
+from pipboard.files import write_file
 from pipcore.backalley import BackAlleyError
 from pipcore.bascore import CALLING, OVER, TRICKS, TRUMP, ScoreError, ScoreKeeper, trump_name
 
@@ -59,13 +60,17 @@ class KeeperText:
     def save(self):
         if not self.save_path:
             return
-        tmp = self.save_path + ".tmp"
         snap = self.keeper.snapshot()
         if self.tricks is not None:
             snap["tricks"] = self.tricks.snapshot()
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(snap, f)
-        os.replace(tmp, self.save_path)
+        write_file(self.save_path, json.dumps(snap))
+
+    def keep(self):
+        """Save after an entry; a save that fails is said, and the previous save stays whole."""
+        try:
+            self.save()
+        except OSError as exc:  # FileWriteError: names the file
+            self.say("Not saved: %s (the previous save is kept)." % exc)
 
     def handle(self, line):
         """Act on one line; False to stop."""
@@ -95,7 +100,7 @@ class KeeperText:
                 self.say(said[0].upper() + said[1:] + ".")
             else:
                 self.say("Taken back." if k.undo() else "Nothing to take back.")
-            self.save()
+            self.keep()
             return True
         rows = len(k.rows)
         phase = k.phase
@@ -118,7 +123,7 @@ class KeeperText:
             from pipcore.batricks import current
 
             self.tricks = current(k, self.tricks)
-        self.save()
+        self.keep()
         if phase == CALLING and k.phase == TRICKS:
             c = k.contracts
             self.say("Contracts: NS %s, EW %s. %s leads." % (_contract(c[0]), _contract(c[1]), k.names[k.leader]))
@@ -196,7 +201,7 @@ def keep(stdin, stdout, save=None, names=None, dealer=None, sheet=None, seed=Non
     try:
         text.save()
     except OSError as exc:
-        sys.stderr.write("pipboard backalley --keep: cannot write %s: %s\n" % (save, exc.strerror or exc))
+        sys.stderr.write("pipboard backalley --keep: %s\n" % exc)
         return 1
     over_said = False
     while True:

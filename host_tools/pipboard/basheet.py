@@ -217,8 +217,9 @@ def write_sheet(keeper, name, out=None):
     if name == "-":
         (out or sys.stdout).write(text)
     else:
-        with open(name, "w", encoding="utf-8") as f:
-            f.write(text)
+        from pipboard.files import write_file
+
+        write_file(name, text)
 
 
 def run_export(path, output, out=None, err=None):

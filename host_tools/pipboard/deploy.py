@@ -177,8 +177,9 @@ def build(firmware_dir=FIRMWARE_DIR, build_dir=BUILD_DIR, compiler=compile_modul
         else:
             files[target] = (src, digest)
         new_cache[rel] = key
-    with open(cache_file, "w") as f:
-        json.dump(new_cache, f, indent=0, sort_keys=True)
+    from pipboard.files import write_file
+
+    write_file(cache_file, json.dumps(new_cache, indent=0, sort_keys=True))
     return files
 
 

@@ -20,6 +20,7 @@ import io
 import re
 import sys
 
+from pipboard.files import write_file
 from pipboard.link import CommandError, Link, LinkError
 
 PLAYERS = {"white": 0, "black": 1}
@@ -142,12 +143,26 @@ def _read(data, snapshot):
     return without_empty_last_game(read_record(board_record(data, snapshot)))
 
 
+def live_stopped(snapshot):
+    """Why the live match's record stopped (the snapshot's ``storage``), or None."""
+    return ((snapshot or {}).get("storage") or {}).get("record") or None
+
+
+def stopped_text(info):
+    """Why and where a match's record stopped (its directory entry), or None when it is whole."""
+    why = (info or {}).get("stopped")
+    if not why:
+        return None
+    game = info.get("stopped_game")
+    return "stopped in game %d: %s" % (game, why) if isinstance(game, int) else "stopped: %s" % why
+
+
 def record_to_mat(data, snapshot=None):
     """.mat text for the bytes a board returned for ``record``."""
     from pipboard.matfile import export_mat
 
     try:
-        return export_mat(_read(data, snapshot))
+        return export_mat(_read(data, snapshot), live_stopped(snapshot))
     except ValueError as exc:  # MatExportError, RecordError
         raise ExportError("the record cannot be written as .mat: %s" % exc)
 
@@ -181,8 +196,9 @@ def match_text(data, info, sgf=False):
     from pipboard.matfile import _DEFAULT_HEADER, export_mat
     from pipcore.record import read_record
 
+    label = "match %s" % info["id"] if (info or {}).get("id") is not None else "the record"
     if not data:
-        raise EmptyMatch("match %s has nothing played yet" % (info or {}).get("id"))
+        raise EmptyMatch("%s has nothing played yet" % label)
     try:
         record = without_empty_last_game(read_record(board_record(data)))
         if sgf:
@@ -192,9 +208,9 @@ def match_text(data, info, sgf=False):
             date = _date_lines(info)
             if date:
                 record.header_lines = _DEFAULT_HEADER[:1] + date + _DEFAULT_HEADER[1:]
-        return export_mat(record)
+        return export_mat(record, stopped_text(info))
     except ValueError as exc:  # RecordError, MatExportError, SgfExportError
-        raise ExportError("match %s cannot be exported: %s" % ((info or {}).get("id"), exc))
+        raise ExportError("%s cannot be exported: %s" % (label, exc))
 
 
 def _when(info):
@@ -214,9 +230,11 @@ def describe_match(info):
     exported = info.get("exported", 0)
     size = info.get("bytes", 0)
     flag = "exported" if size and exported >= size else ("partly exported" if exported else "not exported")
-    return "%5d  %s  %s - %s  %s, %d game%s, %d-%d, %s, %d bytes, %s" % (
-        info.get("id", 0), _when(info), players[0], players[1], kind, info.get("games", 0),
-        "" if info.get("games", 0) == 1 else "s", score[0], score[1], state, size, flag)
+    stopped = stopped_text(info)
+    return "%5d  %s  %s - %s  %s, %s, %d-%d, %s, %d bytes, %s%s" % (
+        info.get("id", 0), _when(info), players[0], players[1], kind, _games(info.get("games", 0)),
+        score[0], score[1], state, size, flag, "; RECORD %s (the games after it are not in it)" % stopped
+        if stopped else "")
 
 
 def list_matches(link, out=sys.stdout):
@@ -231,6 +249,20 @@ def list_matches(link, out=sys.stdout):
     return entries
 
 
+def _games(n):
+    return "%d game%s" % (n, "" if n == 1 else "s")
+
+
+def _pull(link, path, match=None):
+    """The record's bytes from the board; a failure says which file was being written."""
+    try:
+        return link.record() if match is None else link.record(match)
+    except (LinkError, CommandError) as exc:
+        what = "the record" if match is None else "match %d's record" % match
+        target = "" if path in (None, "-") else " for %s" % path
+        raise ExportError("cannot read %s from the board%s (nothing written): %s" % (what, target, exc))
+
+
 def _find(entries, match):
     for info in entries:
         if info.get("id") == match:
@@ -242,15 +274,18 @@ def export_match(link, info, path, out=sys.stdout, sgf=None):
     """Write one match of the directory to ``path`` and mark it exported (what was written)."""
     if sgf is None:
         sgf = str(path).lower().endswith(".sgf")
-    data = link.record(info["id"])
+    data = _pull(link, path, info["id"])
     text = match_text(data, info, sgf)
     if path == "-":
         out.write(text)
     else:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        out.write("match %d: wrote %s (%d bytes of record, %d games)\n" % (
-            info["id"], path, len(data), text.count("Game ") if not sgf else text.count("(;")))
+        write_file(path, text)
+        games = text.count("\n Game ") if not sgf else text.count("(;")
+        out.write("match %d: wrote %s (%d bytes of record, %s)\n" % (info["id"], path, len(data), _games(games)))
+    stopped = stopped_text(info)
+    if stopped:
+        sys.stderr.write("pipboard export: note: match %d's record %s; the file holds the games before it\n"
+                         % (info["id"], stopped))
     link.mark_exported(info["id"], len(data))
     return text
 
@@ -259,7 +294,13 @@ def export_all(link, folder, out=sys.stdout, sgf=False):
     """Every match of the directory into ``folder``; returns the paths written."""
     import os
 
-    os.makedirs(folder, exist_ok=True)
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ExportError("%s is a file: --all writes one file per match into a folder (give a folder's name)"
+                          % folder)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise ExportError("cannot make the folder %s: %s" % (folder, exc.strerror or exc))
     entries, _ = link.matches()
     paths = []
     failures = []
@@ -298,8 +339,7 @@ def backalley_sheet(snapshot, path, out=sys.stdout):
     if path == "-":
         out.write(text)
     else:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_file(path, text)
         out.write("wrote the Back Alley score sheet to %s (%d deals scored)\n" % (
             path, len([r for r in keeper.rows if not r.redeal])))
     return text
@@ -311,13 +351,14 @@ def export(link, path, out=sys.stdout):
     snapshot = link.snapshot()
     if snapshot.get("backalley") is not None:
         return backalley_sheet(snapshot, path, out)
-    data = link.record()
+    data = _pull(link, path)
     text = record_to_sgf(data, snapshot) if str(path).lower().endswith(".sgf") else record_to_mat(data, snapshot)
+    if live_stopped(snapshot):
+        sys.stderr.write("pipboard export: note: %s; the file holds the games before it\n" % live_stopped(snapshot))
     if path == "-":
         out.write(text)
     else:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        write_file(path, text)
         out.write("wrote %s (%d bytes of record, %d lines)\n" % (path, len(data), text.count("\n")))
     return text
 

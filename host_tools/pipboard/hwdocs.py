@@ -483,8 +483,9 @@ def run(out_dir=None, check=False, stream=sys.stdout):
             stale.append(name)
         else:
             os.makedirs(out_dir, exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+            from pipboard.files import write_file
+
+            write_file(path, text)
             stream.write("wrote %s\n" % path)
     if stale:
         stream.write("out of date (run `pipboard hwdocs`): %s\n" % ", ".join(stale))

@@ -21,7 +21,12 @@ from pipcore.match import PLAY, TIME, Referee
 from pipcore.options import make_options
 from pipcore.record import RecordError, apply_entry, describe_entry, read_record, replay
 
+from pipboard.fields import clean_field, clean_name
+
 LEFT_WIDTH = 28  # gnubg pads the left column to this width
+LEFT_HEADER = 32  # ...and the left player of a game header to this one
+NAME_WIDTH = 31  # gnubg keeps this many characters of a name
+_RECORD_TAG = "; [Pipboard record "  # the board's record of the match stopped early (the flash full)
 _OPTIONS_TAG = "; [Pipboard options "
 _OPENING_TAG = "; [Pipboard opening "
 _TIMEOUT_TAG = "; [Pipboard timeout "
@@ -41,14 +46,55 @@ class MatImportError(ValueError):
 # export
 # ---------------------------------------------------------------------------
 def mat_name(name):
-    """A player name as the .mat game header can carry it: single spaces, no colons.
+    """A player name as the .mat game header can carry it: cleaned (``pipboard.fields``), single spaces, no
+    colons, at most 31 characters.
 
-    gnubg 1.07 writes and reads names with spaces ("Carla Ruiz : 0"); a
-    colon would end the name, and a comma before digits reads as a rating.
+    gnubg 1.07 writes and reads names with spaces ("Carla Ruiz : 0"); a colon would end the name, a
+    comma before digits reads as a rating, and gnubg keeps 31 characters of a name (its MAX_NAME_LEN).
     """
-    out = re.sub(r"\s+", " ", name.replace(":", "_")).strip()
+    out = re.sub(r"\s+", " ", clean_name(name).replace(":", "_")).strip()
     out = re.sub(r",(?=\s*\d)", "_", out)
-    return out[:31].strip() or "Player"
+    return out[:NAME_WIDTH].strip() or "Player"
+
+
+def header_line(names, score):
+    """A game's header line as gnubg 1.07 writes it (`` Carla : 0`` padded to 32 columns, then ``Bob : 0``),
+    with at least one space before the second name: gnubg's importer skips the first score up to a space,
+    so a left side of 32 columns or more (a name of 27 characters or more) needs one."""
+    left = " %s : %d" % (names[0], score[0])
+    return "%s %s : %d" % (left.ljust(LEFT_HEADER - 1), names[1], score[1])
+
+
+def match_header(event=None, round_=None, date=None):
+    """The header lines gnubg writes before the match line, for a match of ``event`` (its ``round_``) played on
+    ``date`` (a ``time.struct_time``): ``; [Site "Pipboard"]``, ``; [Event ...]``, ``; [Round ...]``,
+    ``; [EventDate ...]``, ``; [EventTime ...]`` and a blank line; fields cleaned (``pipboard.fields``)."""
+    from pipboard.fields import EVENT_MAX, ROUND_MAX
+
+    out = [_DEFAULT_HEADER[0]]
+    for tag, value, limit in (("Event", event, EVENT_MAX), ("Round", round_, ROUND_MAX)):
+        text = clean_field(value, limit).replace('"', "'")
+        if text:
+            out.append('; [%s "%s"]' % (tag, text))
+    if date is not None:
+        out.append('; [EventDate "%04d.%02d.%02d"]' % (date.tm_year, date.tm_mon, date.tm_mday))
+        out.append('; [EventTime "%02d.%02d"]' % (date.tm_hour, date.tm_min))
+    return out + [""]
+
+
+def header_value(lines, tag):
+    """The value of ``; [TAG "value"]`` among a record's header lines, or None."""
+    for line in lines or ():
+        m = re.match(r'^;\s*\[%s "(.*)"\]\s*$' % tag, line.strip())
+        if m:
+            return m.group(1)
+    return None
+
+
+def tag_text(text):
+    """Text inside a ``; [... "TEXT"]`` comment after the match line: one line (``pipboard.fields``), no double
+    quote, and no "Game " (gnubg starts a game at any line holding it; a tab stands for that space)."""
+    return clean_field(text, 200).replace('"', "'").replace("Game ", "Game\t")
 
 
 def _points_text(n):
@@ -127,10 +173,12 @@ class _Lines:
                 out.append(prefix + left.ljust(LEFT_WIDTH))
 
 
-def export_mat(record):
-    """``.mat`` text for a Record (see ``pipcore.record``)."""
+def export_mat(record, stopped=None):
+    """``.mat`` text for a Record (see ``pipcore.record``); ``stopped``: why the board's record of the match
+    stopped early (a comment line says so: the file holds the games before it)."""
     opts = record.options
-    names = (mat_name(record.players[0]), mat_name(record.players[1]))
+    full = (clean_name(record.players[0]), clean_name(record.players[1]))
+    names = (mat_name(full[0]), mat_name(full[1]))
     out = []
     non_default = []
     defaults = make_options({"matchLength": opts["matchLength"]}, record.variant)
@@ -145,14 +193,17 @@ def export_mat(record):
     # our tags come after the match line: gnubg skips lines there (before it,
     # it would add them to the match comment)
     for k in (0, 1):
-        if names[k] != record.players[k]:
-            out.append("; [Player %d \"%s\"]" % (k + 1, record.players[k].replace('"', "'")))
+        if names[k] != full[k]:
+            out.append("; [Player %d \"%s\"]" % (k + 1, tag_text(full[k])))
+    if stopped:
+        out.append(_RECORD_TAG + "\"%s\"]" % tag_text(stopped))
     if non_default:
         out.append(_OPTIONS_TAG + "\"%s\"]" % " ".join(non_default))
     fair = record.fair
     if fair is not None:  # pipboard verify checks every roll against it (docs/mat-format.md)
         words = ["commitment=%s" % fair["commitment"]] + (["seed=%s" % fair["seed"]] if fair["seed"] else [])
         out.append(_DICE_TAG + "\"%s\"]" % " ".join(words))
+    out.extend(_game_tags(record))
     out.append("")
     ref = Referee(opts, record.players)
     lines = None
@@ -173,21 +224,8 @@ def export_mat(record):
                 close_game()
                 game += 1
                 lines = _Lines()
-                rolls = _opening_rolls(record.entries, i + 1)
-                if len(rolls) > 1 or (rolls and (opts["openingReroll"] or fair is not None)):
-                    # .mat has no place for tied opening rolls (or the opening roll itself when the
-                    # winner rolls afresh, or whose die was whose, which a fair match's check needs);
-                    # other programs skip this comment
-                    out.append(_OPENING_TAG + "\"%s\"]" % " ".join("%d-%d" % t for t in rolls))
-                loser = _timeout_in(record.entries, i + 1)
-                if loser is not None:
-                    # .mat has no loss on time: the game reads as a resignation worth the points given
-                    # (pipcore.match.Referee.lose_on_time); this comment says what it was
-                    out.append(_TIMEOUT_TAG + "\"player %d lost on time\"]" % (loser + 1))
                 out.append(" Game %d" % game)
-                s = ref.match.score
-                left = " %s : %d" % (names[0], s[0])
-                out.append("%s%s : %d" % (left.ljust(32), names[1], s[1]))
+                out.append(header_line(names, ref.match.score))
             elif kind == "opening":
                 rolled = (entry[1], entry[2]) if entry[1] > entry[2] else (entry[2], entry[1])
             elif kind == "roll":
@@ -228,6 +266,27 @@ def export_mat(record):
                                  % (record.offsets[i], game, describe_entry(entry), exc))
     close_game()
     return "\n".join(out) + "\n"
+
+
+def _game_tags(record):
+    """The comments of single games, each with its game's number, for the block after the match line: gnubg
+    skips every line there, where a line between two games would reach its move parser ("Unrecognised
+    move"). Tied opening rolls (or the opening roll itself when the winner rolls afresh, or whose die
+    was whose, which a fair match's check needs) and a loss on time (read by gnubg as a resignation
+    worth the points given: pipcore.match.Referee.lose_on_time) have no place in the format."""
+    out = []
+    game = 0
+    for i in range(len(record.entries)):
+        if record.entries[i][0] != "game":
+            continue
+        game += 1
+        rolls = _opening_rolls(record.entries, i + 1)
+        if len(rolls) > 1 or (rolls and (record.options["openingReroll"] or record.fair is not None)):
+            out.append(_OPENING_TAG + "%d \"%s\"]" % (game, " ".join("%d-%d" % t for t in rolls)))
+        loser = _timeout_in(record.entries, i + 1)
+        if loser is not None:
+            out.append(_TIMEOUT_TAG + "%d \"player %d lost on time\"]" % (game, loser + 1))
+    return out
 
 
 def _timeout_in(entries, start):
@@ -300,30 +359,55 @@ def _write_text(path, text):
     if path in (None, "-"):
         sys.stdout.write(text)
     else:
-        with open(path, "w", newline="\n") as f:
-            f.write(text)
+        from pipboard.files import write_file
+
+        write_file(path, text)
+
+
+def directory_entry_beside(record_path):
+    """The board's directory entry of a record file copied from its flash (``m00012.inf`` beside
+    ``m00012.rec``: players, date, where the record stopped), or None."""
+    import json
+    import os
+
+    from pipdrivers.storage import decode
+
+    base, ext = os.path.splitext(str(record_path))
+    if ext.lower() != ".rec":
+        return None
+    try:
+        with open(base + ".inf", "rb") as f:
+            saved = decode(f.read())
+        info = json.loads(saved[1]) if saved else None
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) else None
 
 
 def run_export(record_path, output="-"):
-    """``pipboard export RECORD [-o FILE.mat | FILE.sgf]``; returns the exit status (SGF by extension)."""
+    """``pipboard export RECORD [-o FILE.mat | FILE.sgf]``; returns the exit status (SGF by extension).
+
+    The text is what ``pipboard export --match N`` writes for the same record (``pipboard.export.match_text``:
+    no empty last game, the date and the stop of the record from the directory entry beside it)."""
     import sys
+
+    from pipboard.export import ExportError, match_text, stopped_text
 
     try:
         with open(record_path, "rb") as f:
             data = f.read()
         record = read_record(data)
-        if str(output).lower().endswith(".sgf"):
-            from pipboard.sgffile import export_sgf
-
-            text = export_sgf(record)
-        else:
-            text = export_mat(record)
+        info = directory_entry_beside(record_path)
+        text = match_text(data, info, str(output).lower().endswith(".sgf"))
     except OSError as exc:
         sys.stderr.write("pipboard export: cannot read %s: %s\n" % (record_path, exc.strerror or exc))
         return 1
-    except ValueError as exc:  # RecordError, MatExportError, SgfExportError
+    except (ValueError, ExportError) as exc:  # RecordError, MatExportError, SgfExportError
         sys.stderr.write("pipboard export: %s: %s\n" % (record_path, exc))
         return 1
+    if stopped_text(info):
+        sys.stderr.write("pipboard export: note: the board's record %s; the file holds the games before it\n"
+                         % stopped_text(info))
     if record.torn:
         sys.stderr.write("pipboard export: note: the record's last entry was cut short (a power cut?) and is "
                          "left out\n")
@@ -331,8 +415,8 @@ def run_export(record_path, output="-"):
         sys.stderr.write("pipboard export: warning: %s\n" % warning)
     try:
         _write_text(output, text)
-    except OSError as exc:
-        sys.stderr.write("pipboard export: cannot write %s: %s\n" % (output, exc.strerror or exc))
+    except OSError as exc:  # FileWriteError: names the file
+        sys.stderr.write("pipboard export: %s\n" % exc)
         return 1
     return 0
 
@@ -378,12 +462,17 @@ def run_import(args):
     if not output:
         base = args.matfile[:-4] if args.matfile.lower().endswith(".mat") else args.matfile
         output = base + ".pbr"
+    from pipboard.files import write_file
+
     try:
-        with open(output, "wb") as f:
-            f.write(data)
-    except OSError as exc:
-        sys.stderr.write("pipboard import: cannot write %s: %s\n" % (output, exc.strerror or exc))
+        write_file(output, data)
+    except OSError as exc:  # FileWriteError: names the file
+        sys.stderr.write("pipboard import: %s\n" % exc)
         return 1
+    if not ref.game_over():
+        sys.stderr.write("pipboard import: note: %s: game %d has no result: the file ends in the middle of it "
+                         "(cut short, or written while the game was played); the record ends there too\n"
+                         % (args.matfile, ref.game_number))
     length = ref.match.length
     what = "%d-point match" % length if length else "money session"
     sys.stdout.write("%s: %s, %d game%s, %s %d - %s %d%s -> %s\n" % (

@@ -18,7 +18,11 @@ from pipboard.matfile import (_DEFAULT_HEADER, _DICE_TAG, _OPENING_TAG, _OPTIONS
 
 _MATCH_RE = re.compile(r"^\s*(\d+)\s+point\s+match", re.I)
 _GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
-_HEADER_RE = re.compile(r"^\s*([^:]+?)\s*:\s*(-?\d+)\s+(.+?)\s*:\s*(-?\d+)\s*$")
+# a game's header, read as gnubg reads it: the first name up to the first colon, its score, then the second
+# name and score; gnubg 1.07 writes no space before the second name when the first fills its 31 characters
+# (" Maximilian Alexander von Hohenz : 0Bob : 0")
+_HEADER_RE = re.compile(r"^\s*([^:]+?)\s*:\s*(-?\d+)\s*(\S.*?)\s*:\s*(-?\d+)\s*$")
+_GAME_TAG_RE = re.compile(r'^;\s*\[Pipboard (?:opening|timeout) (?:(\d+) )?"([^"]*)"\]')
 _LINE_RE = re.compile(r"^\s*(\d+)\)(.*)$")
 _ACTION_RE = re.compile(r"(?:(?<=\s)|^)(\d\d:|doubles?\b|takes?\b|accepts?\b|drops?\b|pass(?:es)?\b|"
                         r"refuses?\b|beavers?\b|raccoons?\b|wins?\b|resigns?\b)", re.I)
@@ -83,6 +87,8 @@ def _parse(text):
     fair = None
     pending_opening = []
     pending_timeout = None
+    openings = {}  # game number -> its opening rolls, from the block after the match line
+    timeouts = {}  # game number -> the player who lost it on time
     i = 0
     n = len(lines)
     while i < n:
@@ -108,23 +114,30 @@ def _parse(text):
             continue
         pm = re.match(r'^;\s*\[Player ([12]) "(.*)"\]\s*$', stripped)
         if pm:
-            full_names[int(pm.group(1)) - 1] = pm.group(2)
+            full_names[int(pm.group(1)) - 1] = pm.group(2).replace("\t", " ")  # (matfile.tag_text)
             continue
         if stripped.startswith(_OPENING_TAG.strip()):
-            m = re.search(r'"([^"]*)"', stripped)
+            number, text = _game_tag(stripped, i)
             rolls = []
-            for word in (m.group(1) if m else "").split():
+            for word in text.split():
                 dm = re.match(r"^([1-6])-([1-6])$", word)
                 if not dm:
                     raise MatImportError("line %d: %r is not an opening roll (die-die)" % (i, word))
                 rolls.append((int(dm.group(1)), int(dm.group(2))))
-            pending_opening = rolls
+            if number is None:
+                pending_opening = rolls  # (files before 0.x: the comment stood before its game)
+            else:
+                openings[number] = rolls
             continue
         if stripped.startswith(_TIMEOUT_TAG.strip()):
-            m = re.search(r'"player ([12]) lost on time"', stripped)
+            number, text = _game_tag(stripped, i)
+            m = re.match(r"^player ([12]) lost on time$", text)
             if not m:
                 raise MatImportError("line %d: cannot read %r (want 'player 1|2 lost on time')" % (i, stripped))
-            pending_timeout = int(m.group(1)) - 1
+            if number is None:
+                pending_timeout = int(m.group(1)) - 1
+            else:
+                timeouts[number] = int(m.group(1)) - 1
             continue
         if length is None:
             m = _MATCH_RE.match(line)
@@ -149,8 +162,8 @@ def _parse(text):
                                  % (i + 1, number, lines[i].strip()))
         i += 1
         game = {"number": number, "names": (h.group(1), h.group(3)),
-                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i, "opening": pending_opening,
-                "timeout": pending_timeout}
+                "score": (int(h.group(2)), int(h.group(4))), "actions": [], "line": i,
+                "opening": openings.pop(number, pending_opening), "timeout": timeouts.pop(number, pending_timeout)}
         pending_opening = []
         pending_timeout = None
         move_number = 0
@@ -187,6 +200,14 @@ def _parse(text):
     if [h for h in header_lines if not re.match(r'^;\s*\[Player [12] "', h.strip())] == _DEFAULT_HEADER:
         header_lines = []
     return length, games, option_text, header_lines, fair
+
+
+def _game_tag(line, number):
+    """``(game number or None, text)`` of a ``; [Pipboard opening|timeout ...]`` comment at line ``number``."""
+    m = _GAME_TAG_RE.match(line)
+    if not m:
+        raise MatImportError("line %d: cannot read %r" % (number, line))
+    return (int(m.group(1)) if m.group(1) else None), m.group(2)
 
 
 def _options_from(length, option_text, overrides):

@@ -37,6 +37,7 @@ import sys
 import threading
 import time
 
+from pipboard.fields import FieldError, check_salt
 from pipboard.link import CommandError, Link, LinkError
 from pipboard.mqttlink import BrokerError, BrokerLink
 
@@ -153,9 +154,12 @@ class RemoteMatch:
                     if self.salt is None:
                         self.salt = os.urandom(16).hex()
                     self.broker.publish(self.topic("salt"), {"v": 1, "salt": self.salt}, retain=True)
-            elif leaf == "salt" and self.authority:
-                if isinstance(obj.get("salt"), str) and self.salt is None and not self.dice.drawn:
-                    self.salt = obj["salt"]
+            elif leaf == "salt" and self.authority and self.salt is None and not self.dice.drawn:
+                try:
+                    self.salt = check_salt(obj.get("salt"))
+                except FieldError as exc:
+                    self.say("a salt was refused: %s" % exc)
+                else:
                     self.dice.add_salt(self.salt.encode())
                     self.say("dice: commitment %s, salt %s from black" % (self.commitment, self.salt))
                     self._next_roll()

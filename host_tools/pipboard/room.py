@@ -26,6 +26,8 @@ import sys
 import threading
 import time
 
+from pipboard.fields import FieldError, check_pairing
+from pipboard.files import write_file
 from pipboard.link import CommandError, Link, LinkError
 from pipboard.mqttlink import BrokerError, BrokerLink
 
@@ -91,24 +93,22 @@ class Recorder:
             paths = []
             for ext, text in ((".mat", mat), (".sgf", sgf)):
                 path = os.path.join(self.folder, name + ext)
-                tmp = path + ".part"
-                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(text)
-                os.replace(tmp, path)
+                write_file(path, text)
                 paths.append(path)
             return paths
 
 
-def match_texts(data, snapshot, players):
-    """(.mat text, .sgf text) of a board's record with the room's player names."""
-    from pipboard.export import board_record
-    from pipboard.matfile import export_mat
+def match_texts(data, snapshot, players, event=None, round_=None):
+    """(.mat text, .sgf text) of a board's record with the room's player names, event and round."""
+    from pipboard.export import board_record, live_stopped
+    from pipboard.matfile import export_mat, match_header
     from pipboard.sgffile import export_sgf
     from pipcore.record import read_record
 
     record = read_record(board_record(data, snapshot))
     record.players = [players.get("white") or "white", players.get("black") or "black"]
-    return export_mat(record), export_sgf(record, time.strftime("%Y-%m-%d"))
+    record.header_lines = match_header(event, round_, time.gmtime())
+    return export_mat(record, live_stopped(snapshot)), export_sgf(record, time.strftime("%Y-%m-%d", time.gmtime()))
 
 
 class BoardBridge:
@@ -120,9 +120,14 @@ class BoardBridge:
         self.name = check_name("board", name)
         self.target = target
         self.publish = publish  # publish(topic, obj, retain)
-        self.players = dict(players or {})
-        self.event_name = event
-        self.round = round_
+        try:  # the same checks as a pairing from the broker
+            given = check_pairing({"white": (players or {}).get("white"), "black": (players or {}).get("black"),
+                                   "round": round_, "event": event})
+        except FieldError as exc:
+            raise RoomError("board %s: %s" % (name, exc))
+        self.players = {side: given[side] for side in ("white", "black") if side in given}
+        self.event_name = given.get("event") or None
+        self.round = given.get("round")
         self.recorder = recorder
         self.retry_s = retry_s
         self.out = out
@@ -196,16 +201,23 @@ class BoardBridge:
             return sent
 
     def set_pairing(self, pairing):
-        """A director's pairing (``white``, ``black``, ``round``, ``event``), from the config or the broker."""
+        """A director's pairing (``white``, ``black``, ``round``, ``event``), from the config or the broker;
+        False (and said) when refused (``pipboard.fields.check_pairing``)."""
+        try:
+            pairing = check_pairing(pairing)
+        except FieldError as exc:
+            self.say("pairing refused: %s" % exc)
+            return False
         with self.lock:
             for side in ("white", "black"):
-                if isinstance(pairing.get(side), str) and pairing[side].strip():
-                    self.players[side] = pairing[side].strip()[:60]
-            if "round" in pairing and isinstance(pairing["round"], (int, str)):
+                if side in pairing:
+                    self.players[side] = pairing[side]
+            if "round" in pairing:
                 self.round = pairing["round"]
-            if isinstance(pairing.get("event"), str):
-                self.event_name = pairing["event"][:80]
+            if "event" in pairing:
+                self.event_name = pairing["event"] or None
         self.publish_state()
+        return True
 
     # -- the board side ------------------------------------------------------
     def say(self, text):
@@ -330,7 +342,7 @@ class BoardBridge:
             return
         players = self.state()["players"]
         try:
-            mat, sgf = match_texts(data, snap, players)
+            mat, sgf = match_texts(data, snap, players, self.event_name, self.round)
         except (ExportError, ValueError) as exc:
             self.recorded.add(digest)
             self.emit("match_error", {"message": str(exc)})
@@ -338,7 +350,13 @@ class BoardBridge:
             return
         self.recorded.add(digest)
         stem = record_file_stem(self.event_name, self.round, players["white"], players["black"])
-        files = self.recorder.write(stem, mat, sgf) if self.recorder is not None else []
+        files = []
+        if self.recorder is not None:
+            try:
+                files = self.recorder.write(stem, mat, sgf)
+            except OSError as exc:  # FileWriteError names the file; the match is still published below
+                self.emit("match_error", {"message": str(exc)})
+                self.say("the match cannot be written: %s" % exc)
         self.matches += 1
         match = {"event_name": self.event_name, "round": self.round, "players": players,
                  "score": snap.get("score"), "match_length": snap.get("match_length"), "result": snap.get("result"),

@@ -17,6 +17,8 @@ from pipcore.match import TIME, Referee
 from pipcore.record import RecordError, apply_entry, describe_entry, read_record
 
 from pipboard import __version__
+from pipboard.fields import clean_field, clean_name
+from pipboard.matfile import header_value
 
 _SIDES = ("W", "B")
 
@@ -86,9 +88,14 @@ def export_sgf(record, date=None):
                 s = ref.match.score
                 header = (";FF[4]GM[6]CA[UTF-8]AP[Pipboard:%s]MI[length:%d][game:%d][ws:%d][bs:%d]PW[%s]PB[%s]"
                           % (__version__, opts["matchLength"], ref.game_number - 1, s[0], s[1],
-                             _text(record.players[0]), _text(record.players[1])))
+                             _text(clean_name(record.players[0])), _text(clean_name(record.players[1]))))
                 if date and ref.game_number == 1:
                     header += "DT[%s]" % date
+                if ref.game_number == 1:  # the event and round of an imported file's header, or the room's
+                    for prop, tag in (("EV", "Event"), ("RO", "Round")):
+                        value = header_value(record.header_lines, tag)
+                        if value:
+                            header += "%s[%s]" % (prop, _text(clean_field(value, 80)))
                 rules = _rules(opts, ref.cube.crawford_game)
                 if rules:
                     header += "RU[%s]" % rules

@@ -486,11 +486,12 @@ class TextGame:
         except ValueError as exc:
             self.say("Cannot export: %s." % exc)
             return False
+        from pipboard.files import write_file
+
         try:
-            with open(path, "w", newline="\n") as f:
-                f.write(text)
-        except OSError as exc:
-            self.say("Cannot write %s: %s." % (path, exc.strerror or exc))
+            write_file(path, text)
+        except OSError as exc:  # FileWriteError: names the file
+            self.say("%s." % str(exc).capitalize())
             return False
         for warning in export_warnings(self.options):
             self.say("Note: %s." % warning)

@@ -419,6 +419,18 @@ class _FolderFile:
             raise OSError(28, "no space left on the flash")
         return self.f.write(data)
 
+    def close(self):
+        """Flushed to the disk before it is closed: the firmware's atomic store renames a file after
+        closing it, and the rename must not outlive a crash of the host that the bytes did not."""
+        import os
+
+        if not self.f.closed:
+            try:
+                self.f.flush()
+                os.fsync(self.f.fileno())
+            finally:
+                self.f.close()
+
     def __getattr__(self, name):
         return getattr(self.f, name)
 
@@ -426,7 +438,7 @@ class _FolderFile:
         return self
 
     def __exit__(self, *exc):
-        self.f.close()
+        self.close()
 
 
 class VirtualEntropy:

@@ -225,3 +225,19 @@ def test_appends_stop_before_the_reserve_of_the_state_save():
         length += len(f)
     assert refused and length > 500 and fs.free() >= recstore.RESERVE - 1  # (the end mark)
     assert store.recover(mid, 0) == length  # every frame before the refusal is whole
+
+
+def test_a_record_stopped_by_a_full_flash_is_in_its_directory_entry():
+    from pipcore.keeper import RecordKeeper
+
+    fs = FS(capacity=recstore.RESERVE + 1000)
+    keeper = RecordKeeper("backgammon", MatchStore(fs))
+    assert keeper.writer(("white", "black"), 0) is not None
+    for _ in range(100):
+        if keeper.stopped:
+            break
+        keeper.write(frame(ENTRIES[2]))
+    why = "the flash is full: the match record stops here"
+    assert keeper.stopped and keeper.failed == "the match record stopped (%s)" % why
+    info = keeper.store.info(keeper.mid)
+    assert info["stopped"] == why and info["stopped_game"] == 1

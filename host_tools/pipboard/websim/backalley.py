@@ -23,6 +23,7 @@ import json
 import os
 import threading
 
+from pipboard.files import write_file
 from pipcore.backalley import (
     BIDDING,
     BOARD,
@@ -84,10 +85,7 @@ class BackAlleyRoom:
             return
         table = self.table
         data = {"people": [SEAT_NAMES[s] for s in table.people], "names": table.names, "record": table.record()}
-        tmp = self.path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, self.path)
+        write_file(self.path, json.dumps(data))
 
     # -- actions ---------------------------------------------------------------------
     def act(self, action):
@@ -127,7 +125,7 @@ class BackAlleyRoom:
             try:
                 self._save()
             except OSError as exc:
-                self.load_error = "the game could not be kept in the flash folder: %s" % (exc.strerror or exc)
+                self.load_error = "the game could not be kept in the flash folder: %s" % exc
             return self.state()
 
     # -- what the page draws -------------------------------------------------------------
