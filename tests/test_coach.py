@@ -206,17 +206,64 @@ def test_gnubg_thresholds_and_cube_errors():
     assert errors["double"] == pytest.approx(-0.3) and errors["take"] == pytest.approx(-0.9)
 
 
-def test_the_match_summary_is_gnubgs_statistics():
+GNUBG_RATINGS = ("Awful!", "Beginner", "Casual player", "Intermediate", "Advanced", "Expert", "World class",
+                 "Supernatural")
+GNUBG_LUCK = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
+
+
+def random_mat(tmp_path, seed, length, games=None):
+    """A .mat of random legal plays (errors on both sides, different for each) between Ann and Bob."""
+    import io
+    import random
+
+    from pipboard.matfile import export_mat
+    from pipcore.match import Referee
+    from pipcore.options import make_options
+    from pipcore.record import RecordWriter, read_record
+    from random_match import play_random
+
+    out = io.BytesIO()
+    ref = Referee(make_options({"matchLength": length}), ("Ann", "Bob"), RecordWriter(out))
+    play_random(ref, random.Random(seed), games, offer_rate=0.0)
+    path = tmp_path / ("r%d.mat" % seed)
+    path.write_text(export_mat(read_record(out.getvalue())))
+    return str(path)
+
+
+@pytest.mark.parametrize("length", [3, 0], ids=["match play", "money play"])
+def test_the_match_summary_reads_gnubgs_statistics_by_row(tmp_path, length):
+    """gnubg labels the rows with their unit (``Error rate mEMG (MWC)`` in a match, ``(Points)`` in money
+    play): each player's line carries his own figures from the row, whatever the label."""
+    import re
+
     analyst = GnubgAnalyst(0)
     try:
-        table = analyst.statistics(os.path.join(FIXTURES, "match1.mat"))
+        table = analyst.statistics(random_mat(tmp_path, 5, length, None if length else 2))
     finally:
         analyst.close()
-    assert any(line.startswith("Error rate mEMG") for line in table), table
     lines = summary_lines(table)
-    assert len(lines) == 2, (lines, table)
-    for line in lines:
-        assert "error rate" in line and "luck" in line and "?" not in line, line
+    assert [line.split(":")[0] for line in lines] == ["Ann", "Bob"], (lines, table)
+    unit = "(MWC)" if length else "(Points)"
+    section = None
+    want = {}
+    for line in table:  # the figures, read here from the raw rows by a plain pattern
+        if line in ("Overall statistics", "Luck statistics"):
+            section = line
+        for label in ("Error rate mEMG " + unit, "Luck rate mEMG " + unit):
+            if section and line.startswith(label):
+                want[(section, label)] = re.findall(r"([+-]?\d+\.\d)\s+\(", line)
+        for label in ("Overall rating", "Luck rating"):
+            if section and line.startswith(label):
+                want[(section, label)] = [x for x in re.split(r"\s{2,}", line)[1:] if x]
+    for i, line in enumerate(lines):
+        error = want[("Overall statistics", "Error rate mEMG " + unit)][i]
+        rating = want[("Overall statistics", "Overall rating")][i]
+        luck = want[("Luck statistics", "Luck rate mEMG " + unit)][i]
+        luck_rating = want[("Luck statistics", "Luck rating")][i]
+        assert line == "%s: error rate %s mEMG (%s), luck %s mEMG (%s)" % (
+            ("Ann", "Bob")[i], error, rating, luck, luck_rating), (line, want)
+        assert rating in GNUBG_RATINGS and luck_rating in GNUBG_LUCK, line
+    assert lines[0].split(",")[0] != lines[1].split(",")[0], lines  # random play: two different error rates
 
 
 def play_match(sim, rng, deadline):

@@ -209,31 +209,57 @@ class GnubgAnalyst(GnubgCubeAdvisor):
         raise CoachError("gnubg gave no statistics: %s" % " | ".join(lines[-6:]))
 
 
-def summary_lines(statistics):
-    """The match summary from gnubg's statistics table: overall error rate and rating, luck, per player."""
+_STAT_VALUE = re.compile(r"[+-]?\d[\d.,]*%?(?:\s*\(\s*[+-]?\d[\d.]*%?\))?")
+
+
+def statistics_rows(statistics):
+    """gnubg's statistics table by row: ``(names, {(section, label): [white's value, black's value]})``.
+
+    A row is its label (up to the first gap of two spaces or more, units included:
+    ``Error rate mEMG (MWC)`` in a match, ``Error rate mEMG (Points)`` in money
+    play) and one value per player: a figure with its bracketed second form
+    (``-209.9   ( -4.198%)``), or a word (``World class``, ``Bad dice, man!``).
+    """
     names = None
-    picked = {}
+    rows = {}
     section = ""
     for line in statistics:
+        text = line.strip()
         if line.startswith("Player "):
-            names = [x for x in re.split(r"\s{2,}", line[len("Player"):].strip()) if x]
+            names = [x for x in re.split(r"\s{2,}", text[len("Player"):].strip()) if x]
             continue
-        if not line.startswith(" ") and not re.search(r"\s{2,}", line):
-            section = line.strip()
+        parts = re.split(r"\s{2,}", text, 1)
+        if len(parts) < 2:
+            section = text  # a section's title: ``Overall statistics``
             continue
-        for key, label, where in (("error", "Error rate mEMG", "Overall statistics"),
-                                  ("rating", "Overall rating", "Overall statistics"),
-                                  ("luck", "Luck rate mEMG", "Luck statistics"),
-                                  ("luck_rating", "Luck rating", "Luck statistics")):
-            if section == where and line.startswith(label):
-                picked[key] = [x.strip() for x in re.split(r"\s{2,}", line[len(label):].strip()) if x.strip()]
-    if not names or "error" not in picked:
+        label, rest = parts
+        # words (ratings, n/a) are split at the gaps; figures one by one (a figure's bracket has gaps too)
+        values = re.split(r"\s{2,}", rest) if rest[0].isalpha() else _STAT_VALUE.findall(rest)
+        rows[(section, label)] = [re.sub(r"\s+", " ", v).strip() for v in values]
+    return names, rows
+
+
+def _row(rows, section, label):
+    """The values of the row of ``section`` whose label starts with ``label`` (its unit varies)."""
+    for (where, name), values in rows.items():
+        if where == section and (name == label or name.startswith(label + " ")):
+            return values
+    return []
+
+
+def summary_lines(statistics):
+    """The match summary from gnubg's statistics table: overall error rate and rating, luck, per player."""
+    names, rows = statistics_rows(statistics)
+    picked = {"error": _row(rows, "Overall statistics", "Error rate mEMG"),
+              "rating": _row(rows, "Overall statistics", "Overall rating"),
+              "luck": _row(rows, "Luck statistics", "Luck rate mEMG"),
+              "luck_rating": _row(rows, "Luck statistics", "Luck rating")}
+    if not names or not picked["error"]:
         return []
     out = []
     for i, name in enumerate(names[:2]):
         got = {}
-        for key in ("error", "rating", "luck", "luck_rating"):
-            values = picked.get(key) or []
+        for key, values in picked.items():
             got[key] = values[i] if i < len(values) else "?"
         out.append("%s: error rate %s mEMG (%s), luck %s mEMG (%s)" % (
             name, got["error"].split()[0], got["rating"], got["luck"].split()[0], got["luck_rating"]))
