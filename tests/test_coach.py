@@ -266,8 +266,9 @@ def test_the_match_summary_reads_gnubgs_statistics_by_row(tmp_path, length):
     assert lines[0].split(",")[0] != lines[1].split(",")[0], lines  # random play: two different error rates
 
 
-def play_match(sim, rng, deadline):
-    """Random legal plays by the simulated hands until the match is over (TAKE any double)."""
+def play_match(sim, rng, deadline, done_at_end=False):
+    """Random legal plays by the simulated hands until the match is over (TAKE any double); with
+    ``done_at_end`` DONE is pressed at once at the end (the board starts the next match)."""
     from pipboard.simboard import VirtualPlayer
 
     board = sim.sim.board
@@ -278,6 +279,8 @@ def play_match(sim, rng, deadline):
             ctl = board.ctl
             phase = ctl.phase_name()
             if phase == "match-over":
+                if done_at_end:
+                    board.press("DONE")
                 return
             if phase == "setup":
                 board.follow_guidance()
@@ -329,6 +332,33 @@ def test_a_whole_match_every_choice_judged_once_and_gnubgs_summary_at_the_end():
     assert text.count(" -- ") == len(errors), text  # errors only: one line per error, none for good plays
     summary = [line for line in text.splitlines() if line.startswith(("coach: white:", "coach: black:"))]
     assert len(summary) == 2 and all("error rate" in line and "luck" in line for line in summary), text
+
+
+def test_the_summary_of_a_match_left_at_once_is_not_lost():
+    """DONE pressed at once after a 1-point match: the board is in its next match before the coach looks,
+    and the summary is still gnubg's statistics of the match that ended (read from the directory)."""
+    import random
+
+    sim = server.start(seed=12, http_port=0, protocol_port=0, options={"matchLength": 1})
+    analyst = GnubgAnalyst(0)
+    link = Link.open("sim:" + sim.protocol_address)
+    coach, out, done, thread = start_coach(link, analyst, errors_only=True)
+    try:
+        play_match(sim, random.Random(12), time.monotonic() + 90, done_at_end=True)
+        assert sim.sim.board.ctl.phase_name() != "match-over"
+        wait_for(lambda: coach.summaries == 1, "gnubg's match summary", timeout=60)
+        time.sleep(0.5)
+        assert coach.summaries == 1  # once
+    finally:
+        done.set()
+        thread.join(10)
+        link.close()
+        sim.close()
+        analyst.close()
+    text = out.getvalue()
+    assert "coach: match summary (gnubg, 0-ply)" in text, text
+    summary = [line for line in text.splitlines() if line.startswith(("coach: white:", "coach: black:"))]
+    assert len(summary) == 2 and all("error rate -" in line or "error rate +" in line for line in summary), text
 
 
 def test_a_blunder_in_a_loaded_position(table):

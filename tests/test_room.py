@@ -37,7 +37,9 @@ def wait_for(cond, timeout, what):
 
 
 def run_room(broker, tmp_path, n, match_length, pace_s, restarts, timeout):
-    tables = [SimTable(seed=100 + i, match_length=match_length, pace_s=pace_s) for i in range(n)]
+    # on every fourth table the players press DONE at once when the match ends: a new match starts at once
+    tables = [SimTable(seed=100 + i, match_length=match_length, pace_s=pace_s, done_at_end=i % 4 == 2)
+              for i in range(n)]
     boards = [{"name": "t%02d" % i, "target": t.target, "white": "White %d" % i, "black": "Black %d" % i}
               for i, t in enumerate(tables)]
     room = Room(broker.url, "club", boards, str(tmp_path / "rec"), event="Club night")
@@ -107,6 +109,10 @@ def test_sixteen_boards_through_a_broker_restart_and_an_unplugged_board(broker, 
     _data, ref = import_mat(text)  # our importer replays every move: the recorded match is whole and legal
     assert list(ref.players) == ["White 3", "Black 3"] and ref.match.is_over()
     assert "(;FF[4]GM[6]" in (tmp_path / "rec" / "Club-night_r0_White-3-vs-Black-3.sgf").read_text()
+    for i in (2, 6, 10, 14):  # DONE pressed at once: the board is in its next match, the ended one recorded
+        assert tables[i].board.ctl.phase_name() != "match-over"
+        _data, ref = import_mat((tmp_path / "rec" / ("Club-night_r0_White-%d-vs-Black-%d.mat" % (i, i))).read_text())
+        assert ref.match.is_over() and room.bridges["t%02d" % i].matches == 1
     # the unplugged board came back with a resync carrying its snapshot
     resyncs = [e for e in room.bridges["t03"].log if e["event"] == "resync"]
     assert len(resyncs) >= 2 and all(e["snapshot"]["position_id"] for e in resyncs)

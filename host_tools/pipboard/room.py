@@ -32,6 +32,7 @@ from pipboard.mqttlink import BrokerError, BrokerLink
 ROOM_VERSION = 1
 PREFIX = "pipboard/v%d/room" % ROOM_VERSION
 SNAPSHOT_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
+GAME_END_EVENTS = ("game_over", "new_game", "record_reset", "hello")  # the directory is read after these
 MAX_REPLAY = 5000  # events sent again for one resync request
 REPLAY_COALESCE_S = 1.0  # requests for events already being replayed are one request
 HEARTBEAT_S = 2.0  # a board's snapshot is published at least this often
@@ -101,12 +102,12 @@ class Recorder:
 
 def match_texts(data, snapshot, players):
     """(.mat text, .sgf text) of a board's record with the room's player names."""
-    from pipboard.export import board_record
+    from pipboard.export import board_record, without_empty_last_game
     from pipboard.matfile import export_mat
     from pipboard.sgffile import export_sgf
     from pipcore.record import read_record
 
-    record = read_record(board_record(data, snapshot))
+    record = without_empty_last_game(read_record(board_record(data, snapshot)))
     record.players = [players.get("white") or "white", players.get("black") or "black"]
     return export_mat(record), export_sgf(record, time.strftime("%Y-%m-%d"))
 
@@ -137,6 +138,9 @@ class BoardBridge:
         self.online = False
         self.board_seq = None
         self.recorded = set()  # record digests already written (a reconnect never records twice)
+        self.ended = set()  # directory keys of the ends already recorded: (match id, games)
+        self.watch_from = None  # the first directory id the room records (the latest one at the first connection)
+        self.first_seen = {}  # directory id -> its games at the first connection
         self.matches = 0
         self.link = None
         self.running = False
@@ -264,28 +268,28 @@ class BoardBridge:
         self.emit("resync", {"reason": "connected", "firmware": hello.get("firmware"), "snapshot": snap})
         self.publish_state()
         self.say("connected: %s, firmware %s" % (self.link.name, hello.get("firmware")))
-        self.check_match_end()
+        self.check_match_end()  # what ended while the link was down is recorded now
 
     def pump(self, timeout):
         """Forward what the board sends within ``timeout`` s; one snapshot after a burst of events."""
         event = self.link.next_event(timeout)
         if event is None:
             return False
-        refresh = False
+        refresh = ended = False
         while event is not None:
             refresh = self.forward(event) or refresh
-            if event.get("event") == "phase" and event.get("phase") in ("game-over", "match-over"):
-                self.refresh()  # read the record now, before anyone presses DONE for the next match
-                refresh = False
+            ended = ended or event.get("event") in GAME_END_EVENTS or (
+                event.get("event") == "phase" and event.get("phase") in ("game-over", "match-over"))
             event = self.link.next_event(0.002)  # the rest of a burst (a DONE brings several events)
-        if refresh:
-            self.refresh()
+        if refresh or ended:
+            self.refresh(ended)
         return True
 
-    def refresh(self):
+    def refresh(self, ended=True):
         self.snapshot = self.link.snapshot()
         self.publish_state()
-        self.check_match_end()
+        if ended:
+            self.check_match_end()
 
     def forward(self, event):
         seq = event.get("seq")
@@ -311,17 +315,65 @@ class BoardBridge:
         return name in SNAPSHOT_EVENTS
 
     def check_match_end(self):
-        """At a match's end (a money game's end), pull the record, write it and publish it once."""
+        """Record every match that ended on the board since the room first saw it (a money session: each game).
+
+        The ends are read from the board's directory of matches (``matches``: a match whose score reached
+        its length, a money session whose game count grew) and each record from the board (``record``), not
+        from the live phase: a match whose players pressed DONE at once (a new match already started) is
+        still recorded. A board without a directory (a game from a loaded position keeps a text log only)
+        is recorded from its snapshot at the match's end.
+        """
+        try:
+            entries = self.directory()
+        except CommandError as exc:
+            self.say("cannot read the board's directory of matches: %s" % exc)
+            entries = []
         snap = self.snapshot or {}
-        phase = snap.get("phase")
-        if phase != "match-over" and not (phase == "game-over" and not snap.get("match_length")):
+        if not entries:
+            phase = snap.get("phase")
+            if phase == "match-over" or phase == "game-over" and not snap.get("match_length"):
+                self.record_match(None, snap, {"score": snap.get("score"), "length": snap.get("match_length"),
+                                               "result": snap.get("result")})
             return
+        live = (snap.get("storage") or {}).get("match")
+        for info in entries:
+            mid, length, games = info.get("id"), info.get("length") or 0, info.get("games") or 0
+            score = info.get("score") or [0, 0]
+            over = max(score) >= length if length else games > 0
+            key = (mid, games if not length else 0)
+            if not over or key in self.ended:
+                continue
+            if self.ended_before_the_room(info, live, snap):
+                self.ended.add(key)  # a money game that ended before the room came: not this room's to record
+                continue
+            self.ended.add(key)
+            self.record_match(mid, snap, {"score": score, "length": length})
+
+    def directory(self):
+        """The directory entries the room records from (the first connection fixes where they start)."""
+        if self.watch_from is None:
+            entries, _storage = self.link.matches()
+            self.watch_from = entries[-1]["id"] if entries else 0
+            self.first_seen = {e["id"]: e.get("games") for e in entries}
+            return [e for e in entries if e["id"] >= self.watch_from]
+        return self.link.matches(self.watch_from)[0]
+
+    def ended_before_the_room(self, info, live, snap):
+        """True for a money session's game that had ended before the room first read the directory (unless
+        the board still shows that game's end)."""
+        seen = self.first_seen.get(info["id"])
+        if info.get("length") or seen is None or (info.get("games") or 0) > seen:
+            return False
+        return not (info["id"] == live and snap.get("phase") == "game-over")
+
+    def record_match(self, mid, snap, info):
+        """Pull the record of match ``mid`` (None: the live one), write it and publish it, once."""
         import hashlib
 
         from pipboard.export import ExportError
 
         try:
-            data = self.link.record()
+            data = self.link.record(mid)
         except CommandError as exc:
             self.say("cannot read the match record: %s" % exc)
             return
@@ -329,24 +381,37 @@ class BoardBridge:
         if digest in self.recorded:
             return
         players = self.state()["players"]
+        self.recorded.add(digest)
         try:
             mat, sgf = match_texts(data, snap, players)
         except (ExportError, ValueError) as exc:
-            self.recorded.add(digest)
-            self.emit("match_error", {"message": str(exc)})
+            self.emit("match_error", {"message": str(exc), "match_id": mid})
             self.say("the match record cannot be exported: %s" % exc)
             return
-        self.recorded.add(digest)
         stem = record_file_stem(self.event_name, self.round, players["white"], players["black"])
         files = self.recorder.write(stem, mat, sgf) if self.recorder is not None else []
         self.matches += 1
+        result = info.get("result") or last_result(data, snap)
         match = {"event_name": self.event_name, "round": self.round, "players": players,
-                 "score": snap.get("score"), "match_length": snap.get("match_length"), "result": snap.get("result"),
-                 "file": stem, "files": [os.path.basename(p) for p in files], "mat": mat, "sgf": sgf}
+                 "score": info.get("score"), "match_length": info.get("length"), "result": result,
+                 "board_match": mid, "file": stem, "files": [os.path.basename(p) for p in files], "mat": mat,
+                 "sgf": sgf}
         payload = self.emit("match", match)
         self.publish(board_topic(self.room, self.name, "match"), payload, True)
         self.publish_state()
-        self.say("match over %s: recorded %s" % (snap.get("score"), ", ".join(files) or "(no --record folder)"))
+        self.say("match over %s: recorded %s" % (info.get("score"), ", ".join(files) or "(no --record folder)"))
+
+
+def last_result(data, snap):
+    """``[winner, kind, points]`` of the record's last game end, or None."""
+    from pipboard.export import board_record
+    from pipcore.record import read_record
+
+    try:
+        ends = [e for e in read_record(board_record(data, snap)).entries if e[0] == "end"]
+    except ValueError:
+        return None
+    return list(ends[-1][1:4]) if ends else None
 
 
 class Room:
