@@ -4,7 +4,8 @@
 listener on 127.0.0.1 and, with ``websockets=True``, a WebSocket listener),
 starts ``/usr/sbin/mosquitto`` and waits until it accepts connections.
 ``kill()`` stops it at once (SIGKILL: nothing saved), ``start()`` starts it
-again on the same port.
+again on the same port. ``Mosquitto(accounts=DIR)`` uses the password file and
+the ACL file ``pipboard room --setup-broker DIR`` wrote (no anonymous clients).
 """
 
 import os
@@ -24,15 +25,22 @@ def free_port():
 
 
 class Mosquitto:
-    def __init__(self, websockets=False):
+    def __init__(self, websockets=False, accounts=None):
         if not os.path.exists(MOSQUITTO):
             raise RuntimeError("mosquitto is not installed (Debian package 'mosquitto'; make setup installs it)")
         self.dir = tempfile.mkdtemp(prefix="pipboard-mosquitto-")
         self.port = free_port()
         self.ws_port = free_port() if websockets else None
         self.url = "mqtt://127.0.0.1:%d" % self.port
-        lines = ["listener %d 127.0.0.1" % self.port, "allow_anonymous true", "persistence false",
+        lines = ["per_listener_settings false", "listener %d 127.0.0.1" % self.port, "persistence false",
                  "max_queued_messages 100000", "log_dest file %s" % os.path.join(self.dir, "mosquitto.log")]
+        if accounts:  # the files are the tests' user's (0600): run as that user (as root, mosquitto drops to 'mosquitto')
+            import pwd
+
+            lines += ["user %s" % pwd.getpwuid(os.geteuid()).pw_name, "allow_anonymous false", "password_file %s" % os.path.join(accounts, "passwd"),
+                      "acl_file %s" % os.path.join(accounts, "acl")]
+        else:
+            lines.append("allow_anonymous true")
         if websockets:
             lines += ["listener %d 127.0.0.1" % self.ws_port, "protocol websockets"]
         self.config = os.path.join(self.dir, "mosquitto.conf")

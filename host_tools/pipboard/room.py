@@ -164,6 +164,14 @@ class BoardBridge:
             "last_play": self.last_play, "matches": self.matches, "time": time.time(),
         }
 
+    def republish(self, link):
+        """A (re)connection to the broker: the retained topics again (a restarted broker forgot them)."""
+        self.publish_state()
+        with self.lock:
+            match = [p for p in self.log if p["event"] == "match"]
+            if match:
+                self.publish(board_topic(self.room, self.name, "match"), match[-1], True)
+
     def publish_state(self):
         with self.lock:
             self.state_at = time.monotonic()
@@ -415,42 +423,51 @@ def last_result(data, snap):
 
 
 class Room:
-    """The room: a broker link and one bridge per board."""
+    """The room: its own broker connection (status, resync requests, pairings) and one bridge per board, each
+    with a broker connection of its own (on a broker with accounts, ``board-NAME``: it may publish its own
+    board's topics only; docs/room.md)."""
 
-    def __init__(self, broker_url, room, boards, record_dir=None, event=None, out=None):
+    def __init__(self, broker_url, room, boards, record_dir=None, event=None, out=None, accounts=None, ca=None):
         self.room = check_name("room", room)
         self.recorder = Recorder(record_dir) if record_dir else None
         self.out = out
+        self.accounts = accounts
         status = room_topic(self.room, "status")
         self.broker = BrokerLink(broker_url, "pipboard-room", on_connect=self._on_connect,
-                                 on_message=self._on_message, will=(status, {"v": ROOM_VERSION, "online": False}))
+                                 on_message=self._on_message, will=(status, {"v": ROOM_VERSION, "online": False}),
+                                 ca=ca, out=out, **self.account("room"))
         self.bridges = {}
+        self.links = {}  # board name -> its bridge's broker connection
         self.running = False
         for spec in boards:
             name = spec["name"]
             if name in self.bridges:
                 raise RoomError("board %r is named twice" % name)
-            self.bridges[name] = BoardBridge(self.room, name, spec["target"], self._publish,
-                                             players={"white": spec.get("white"), "black": spec.get("black")},
-                                             event=spec.get("event", event), round_=spec.get("round"),
-                                             recorder=self.recorder, out=out)
+            link = BrokerLink(broker_url, "pipboard-board-" + name, ca=ca, out=out,
+                              **self.account(board_account(name)))
+            bridge = BoardBridge(self.room, name, spec["target"], publisher(link),
+                                 players={"white": spec.get("white"), "black": spec.get("black")},
+                                 event=spec.get("event", event), round_=spec.get("round"),
+                                 recorder=self.recorder, out=out)
+            link.on_connect_cb = bridge.republish
+            self.bridges[name] = bridge
+            self.links[name] = link
         if not self.bridges:
             raise RoomError("a room needs at least one board (--board NAME=TARGET)")
 
-    def _publish(self, topic, obj, retain):
-        self.broker.publish(topic, obj, retain=retain)
+    def account(self, name):
+        """``{"username", "password"}`` of an account of the room's accounts file (none: an open broker)."""
+        if self.accounts is None:
+            return {}
+        from pipboard.roomauth import credentials
+
+        username, password = credentials(self.accounts, name)  # AccountsError is a RoomError
+        return {"username": username, "password": password}
 
     def _on_connect(self, link):
         link.subscribe(room_topic(self.room, "resync"))
         link.subscribe(room_topic(self.room, "board", "+", "pairing"))
         link.publish(room_topic(self.room, "status"), self.status(), retain=True)
-        for bridge in self.bridges.values():  # a restarted broker forgot the retained state
-            bridge.publish_state()
-            with bridge.lock:
-                if bridge.log:
-                    match = [p for p in bridge.log if p["event"] == "match"]
-                    if match:
-                        link.publish(board_topic(self.room, bridge.name, "match"), match[-1], retain=True)
 
     def status(self):
         return {"v": ROOM_VERSION, "online": True, "room": self.room, "boards": sorted(self.bridges),
@@ -468,8 +485,10 @@ class Room:
             self.bridges[parts[5]].set_pairing(obj)
 
     def start(self, wait=5.0):
+        """Connect and start every bridge; True once the room's connection is up within ``wait`` s."""
         self.broker.start()
-        for bridge in self.bridges.values():
+        for name, bridge in self.bridges.items():
+            self.links[name].start()
             bridge.start()
         self.running = True
         threading.Thread(target=self._heartbeat, name="room-heartbeat", daemon=True).start()
@@ -480,8 +499,8 @@ class Room:
         while self.running:
             time.sleep(HEARTBEAT_S / 4)
             now = time.monotonic()
-            for bridge in list(self.bridges.values()):
-                if self.running and now - bridge.state_at >= HEARTBEAT_S and self.broker.connected.is_set():
+            for name, bridge in list(self.bridges.items()):
+                if self.running and now - bridge.state_at >= HEARTBEAT_S and self.links[name].connected.is_set():
                     bridge.publish_state()
 
     def stop(self):
@@ -490,9 +509,23 @@ class Room:
             bridge.running = False
         for bridge in self.bridges.values():
             bridge.stop()
+        for link in self.links.values():
+            link.stop()
         self.broker.publish(room_topic(self.room, "status"), {"v": ROOM_VERSION, "online": False}, retain=True)
         time.sleep(0.2)
         self.broker.stop()
+
+
+def publisher(link):
+    """A bridge's ``publish(topic, obj, retain)`` over its own broker connection."""
+    def publish(topic, obj, retain):
+        link.publish(topic, obj, retain=retain)
+    return publish
+
+
+def board_account(board):
+    """The broker account of a board's bridge (docs/room.md)."""
+    return "board-" + board
 
 
 # -- the command -------------------------------------------------------------------
@@ -535,6 +568,25 @@ def parse_boards(args):
     return boards
 
 
+def setup_broker(folder, room, boards, out=sys.stdout):
+    """``--setup-broker DIR``: the broker's files for ``room`` and its ``boards`` (pipboard.roomauth)."""
+    from pipboard.roomauth import write_broker_files
+
+    if not boards:
+        raise RoomError("name the room's boards (--board NAME=TARGET or --config) to give each its account")
+    try:
+        write_broker_files(folder, room, boards)
+    except OSError as exc:
+        raise RoomError("cannot write the broker's files in %s: %s" % (folder, exc))
+    out.write("wrote %s: accounts.json (the passwords: keep it private), passwd, acl, mosquitto.conf\n"
+              "Debian's broker runs as the user mosquitto: chgrp mosquitto passwd acl (and chmod 640 passwd)\n"
+              "start the broker: mosquitto -c %s\n"
+              "start the room:   pipboard room --accounts %s ...\n"
+              "after adding a board: run this again, then make Mosquitto reload its files (kill -HUP)\n"
+              % (folder, os.path.join(folder, "mosquitto.conf"), os.path.join(folder, "accounts.json")))
+    return 0
+
+
 def add_arguments(p):
     p.add_argument("--broker", help="the MQTT broker, mqtt://HOST:PORT (default mqtt://127.0.0.1:1883)")
     p.add_argument("--room", help="the room's name in the topics (default 'club')")
@@ -548,6 +600,12 @@ def add_arguments(p):
     p.add_argument("--record", metavar="DIR", help="write every finished match to DIR as .mat and .sgf")
     p.add_argument("--http-port", type=int, default=8780, help="the room page's port (default 8780; 0: no page)")
     p.add_argument("--host", default="127.0.0.1", help="address the room page listens on (default 127.0.0.1)")
+    p.add_argument("--accounts", metavar="FILE", help="the broker accounts (accounts.json of --setup-broker): the "
+                   "room and each board's bridge log in with their own")
+    p.add_argument("--broker-ca", metavar="FILE", help="the certificate authority of a TLS broker (mqtts://), if "
+                   "not one the system trusts")
+    p.add_argument("--setup-broker", metavar="DIR", help="write Mosquitto's password file, ACL file and a config "
+                   "for this room's boards in DIR (and accounts.json for --accounts), then exit")
     p.add_argument("--demo", type=int, default=0, metavar="N",
                    help="add N simulated boards that play matches by themselves (to try the room)")
 
@@ -566,8 +624,15 @@ def run(args, out=sys.stdout):
                 demo.append(table)
                 boards.append({"name": "sim%d" % (i + 1), "target": table.target, "white": "Sim W%d" % (i + 1),
                                "black": "Sim B%d" % (i + 1), "round": args.round or 1})
+        if getattr(args, "setup_broker", None):
+            return setup_broker(args.setup_broker, args.room or "club", [b["name"] for b in boards], out)
+        accounts = None
+        if getattr(args, "accounts", None):
+            from pipboard.roomauth import load_accounts
+
+            accounts = load_accounts(args.accounts)
         room = Room(args.broker or "mqtt://127.0.0.1:1883", args.room or "club", boards, args.record,
-                    args.event, out)
+                    args.event, out, accounts=accounts, ca=getattr(args, "broker_ca", None))
     except (RoomError, _BrokerError) as exc:
         sys.stderr.write("pipboard room: %s\n" % exc)
         return 2
@@ -579,7 +644,8 @@ def run(args, out=sys.stdout):
             from pipboard.roompage import RoomPage
 
             try:
-                page = RoomPage(room.broker.url, room.room, args.host, args.http_port)
+                page = RoomPage(room.broker.url, room.room, args.host, args.http_port,
+                                ca=getattr(args, "broker_ca", None), **room.account("room"))
             except OSError as exc:
                 sys.stderr.write("pipboard room: the room page cannot listen on port %d: %s\n"
                                  % (args.http_port, exc))
