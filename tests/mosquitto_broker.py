@@ -34,10 +34,12 @@ class Mosquitto:
         self.url = "mqtt://127.0.0.1:%d" % self.port
         lines = ["per_listener_settings false", "listener %d 127.0.0.1" % self.port, "persistence false",
                  "max_queued_messages 100000", "log_dest file %s" % os.path.join(self.dir, "mosquitto.log")]
-        if accounts:  # the files are the tests' user's (0600): run as that user (as root, mosquitto drops to 'mosquitto')
+        if accounts:
             import pwd
 
-            lines += ["user %s" % pwd.getpwuid(os.geteuid()).pw_name, "allow_anonymous false", "password_file %s" % os.path.join(accounts, "passwd"),
+            # the files are the tests' user's (0600): run as that user (as root, mosquitto drops to 'mosquitto')
+            lines += ["user %s" % pwd.getpwuid(os.geteuid()).pw_name, "allow_anonymous false",
+                      "password_file %s" % os.path.join(accounts, "passwd"),
                       "acl_file %s" % os.path.join(accounts, "acl")]
         else:
             lines.append("allow_anonymous true")

@@ -228,7 +228,7 @@ def statistics_rows(statistics):
         if line.startswith("Player "):
             names = [x for x in re.split(r"\s{2,}", text[len("Player"):].strip()) if x]
             continue
-        parts = re.split(r"\s{2,}", text, 1)
+        parts = re.split(r"\s{2,}", text, maxsplit=1)
         if len(parts) < 2:
             section = text  # a section's title: ``Overall statistics``
             continue
