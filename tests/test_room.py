@@ -258,6 +258,38 @@ def test_a_client_without_the_rooms_password_cannot_publish_to_a_boards_topics(a
         table.stop()
 
 
+def test_a_room_on_a_tls_broker_with_accounts(tmp_path):
+    """The internet set-up of docs/room.md: Mosquitto's TLS listener with the room's accounts; the room and a
+    spectator connect with mqtts:// and the broker's certificate authority; without it nothing connects."""
+    from pipboard.roomauth import load_accounts, write_broker_files
+
+    folder = str(tmp_path / "broker")
+    write_broker_files(folder, "club", ["top"])
+    broker = Mosquitto(accounts=folder, tls=True)
+    broker.accounts = load_accounts(os.path.join(folder, "accounts.json"))
+    table = SimTable(seed=7, match_length=1, pace_s=0, player=False)
+    room = Room(broker.tls_url, "club", [{"name": "top", "target": table.target, "white": "Ann"}], None,
+                accounts=broker.accounts, ca=broker.ca)
+    watcher = RoomWatcher(broker.tls_url, "club", ca=broker.ca, **account(broker, "spectator"))
+    untrusting = BrokerLink(broker.tls_url, "untrusting", **account(broker, "spectator"))  # the system's CAs only
+    try:
+        assert room.start(10) and watcher.start(10)
+        table.start()
+        wait_for(lambda: (watcher.boards.get("top") and watcher.boards["top"].snapshot or {}).get("online"), 10,
+                 "the board over TLS")
+        assert watcher.boards["top"].snapshot["players"]["white"] == "Ann"
+        untrusting.start()
+        assert not untrusting.wait_connected(2)
+    finally:
+        untrusting.stop(0.5)
+        watcher.stop()
+        room.stop()
+        table.stop()
+        broker.close()
+    with pytest.raises(BrokerError, match="TLS"):
+        BrokerLink(broker.url, "x", ca=broker.ca)
+
+
 def test_setup_broker_writes_what_mosquitto_reads(tmp_path):
     """``pipboard room --setup-broker``: the passwords hashed as mosquitto_passwd hashes them, one account per
     board, an ACL that lets each bridge write its own board's topics only; a second run keeps the passwords."""
