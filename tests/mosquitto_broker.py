@@ -4,7 +4,10 @@
 listener on 127.0.0.1 and, with ``websockets=True``, a WebSocket listener),
 starts ``/usr/sbin/mosquitto`` and waits until it accepts connections.
 ``kill()`` stops it at once (SIGKILL: nothing saved), ``start()`` starts it
-again on the same port.
+again on the same port. ``Mosquitto(accounts=DIR)`` uses the password file and
+the ACL file ``pipboard room --setup-broker DIR`` wrote (no anonymous clients);
+``tls=True`` adds a TLS listener (``tls_url``, mqtts://localhost:PORT) with a
+certificate made here by openssl for localhost, whose file is ``ca``.
 """
 
 import os
@@ -24,17 +27,38 @@ def free_port():
 
 
 class Mosquitto:
-    def __init__(self, websockets=False):
+    def __init__(self, websockets=False, accounts=None, tls=False):
         if not os.path.exists(MOSQUITTO):
             raise RuntimeError("mosquitto is not installed (Debian package 'mosquitto'; make setup installs it)")
         self.dir = tempfile.mkdtemp(prefix="pipboard-mosquitto-")
         self.port = free_port()
         self.ws_port = free_port() if websockets else None
         self.url = "mqtt://127.0.0.1:%d" % self.port
-        lines = ["listener %d 127.0.0.1" % self.port, "allow_anonymous true", "persistence false",
+        lines = ["per_listener_settings false", "listener %d 127.0.0.1" % self.port, "persistence false",
                  "max_queued_messages 100000", "log_dest file %s" % os.path.join(self.dir, "mosquitto.log")]
+        import pwd
+
+        # the files are the tests' user's (0600): run as that user (as root, mosquitto drops to 'mosquitto')
+        lines.append("user %s" % pwd.getpwuid(os.geteuid()).pw_name)
+        if accounts:
+            lines += ["allow_anonymous false",
+                      "password_file %s" % os.path.join(accounts, "passwd"),
+                      "acl_file %s" % os.path.join(accounts, "acl")]
+        else:
+            lines.append("allow_anonymous true")
         if websockets:
             lines += ["listener %d 127.0.0.1" % self.ws_port, "protocol websockets"]
+        self.tls_url = self.ca = None
+        if tls:
+            self.ca = os.path.join(self.dir, "cert.pem")
+            key = os.path.join(self.dir, "key.pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out",
+                            self.ca, "-days", "2", "-subj", "/CN=localhost", "-addext",
+                            "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            tls_port = free_port()
+            self.tls_url = "mqtts://localhost:%d" % tls_port
+            lines += ["listener %d 127.0.0.1" % tls_port, "certfile %s" % self.ca, "keyfile %s" % key]
         self.config = os.path.join(self.dir, "mosquitto.conf")
         with open(self.config, "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -206,21 +206,69 @@ def test_gnubg_thresholds_and_cube_errors():
     assert errors["double"] == pytest.approx(-0.3) and errors["take"] == pytest.approx(-0.9)
 
 
-def test_the_match_summary_is_gnubgs_statistics():
+GNUBG_RATINGS = ("Awful!", "Beginner", "Casual player", "Intermediate", "Advanced", "Expert", "World class",
+                 "Supernatural")
+GNUBG_LUCK = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
+
+
+def random_mat(tmp_path, seed, length, games=None):
+    """A .mat of random legal plays (errors on both sides, different for each) between Ann and Bob."""
+    import io
+    import random
+
+    from pipboard.matfile import export_mat
+    from pipcore.match import Referee
+    from pipcore.options import make_options
+    from pipcore.record import RecordWriter, read_record
+    from random_match import play_random
+
+    out = io.BytesIO()
+    ref = Referee(make_options({"matchLength": length}), ("Ann", "Bob"), RecordWriter(out))
+    play_random(ref, random.Random(seed), games, offer_rate=0.0)
+    path = tmp_path / ("r%d.mat" % seed)
+    path.write_text(export_mat(read_record(out.getvalue())))
+    return str(path)
+
+
+@pytest.mark.parametrize("length", [3, 0], ids=["match play", "money play"])
+def test_the_match_summary_reads_gnubgs_statistics_by_row(tmp_path, length):
+    """gnubg labels the rows with their unit (``Error rate mEMG (MWC)`` in a match, ``(Points)`` in money
+    play): each player's line carries his own figures from the row, whatever the label."""
+    import re
+
     analyst = GnubgAnalyst(0)
     try:
-        table = analyst.statistics(os.path.join(FIXTURES, "match1.mat"))
+        table = analyst.statistics(random_mat(tmp_path, 5, length, None if length else 2))
     finally:
         analyst.close()
-    assert any(line.startswith("Error rate mEMG") for line in table), table
     lines = summary_lines(table)
-    assert len(lines) == 2, (lines, table)
-    for line in lines:
-        assert "error rate" in line and "luck" in line and "?" not in line, line
+    assert [line.split(":")[0] for line in lines] == ["Ann", "Bob"], (lines, table)
+    unit = "(MWC)" if length else "(Points)"
+    section = None
+    want = {}
+    for line in table:  # the figures, read here from the raw rows by a plain pattern
+        if line in ("Overall statistics", "Luck statistics"):
+            section = line
+        for label in ("Error rate mEMG " + unit, "Luck rate mEMG " + unit):
+            if section and line.startswith(label):
+                want[(section, label)] = re.findall(r"([+-]?\d+\.\d)\s+\(", line)
+        for label in ("Overall rating", "Luck rating"):
+            if section and line.startswith(label):
+                want[(section, label)] = [x for x in re.split(r"\s{2,}", line)[1:] if x]
+    for i, line in enumerate(lines):
+        error = want[("Overall statistics", "Error rate mEMG " + unit)][i]
+        rating = want[("Overall statistics", "Overall rating")][i]
+        luck = want[("Luck statistics", "Luck rate mEMG " + unit)][i]
+        luck_rating = want[("Luck statistics", "Luck rating")][i]
+        assert line == "%s: error rate %s mEMG (%s), luck %s mEMG (%s)" % (
+            ("Ann", "Bob")[i], error, rating, luck, luck_rating), (line, want)
+        assert rating in GNUBG_RATINGS and luck_rating in GNUBG_LUCK, line
+    assert lines[0].split(",")[0] != lines[1].split(",")[0], lines  # random play: two different error rates
 
 
-def play_match(sim, rng, deadline):
-    """Random legal plays by the simulated hands until the match is over (TAKE any double)."""
+def play_match(sim, rng, deadline, done_at_end=False):
+    """Random legal plays by the simulated hands until the match is over (TAKE any double); with
+    ``done_at_end`` DONE is pressed at once at the end (the board starts the next match)."""
     from pipboard.simboard import VirtualPlayer
 
     board = sim.sim.board
@@ -231,6 +279,8 @@ def play_match(sim, rng, deadline):
             ctl = board.ctl
             phase = ctl.phase_name()
             if phase == "match-over":
+                if done_at_end:
+                    board.press("DONE")
                 return
             if phase == "setup":
                 board.follow_guidance()
@@ -282,6 +332,33 @@ def test_a_whole_match_every_choice_judged_once_and_gnubgs_summary_at_the_end():
     assert text.count(" -- ") == len(errors), text  # errors only: one line per error, none for good plays
     summary = [line for line in text.splitlines() if line.startswith(("coach: white:", "coach: black:"))]
     assert len(summary) == 2 and all("error rate" in line and "luck" in line for line in summary), text
+
+
+def test_the_summary_of_a_match_left_at_once_is_not_lost():
+    """DONE pressed at once after a 1-point match: the board is in its next match before the coach looks,
+    and the summary is still gnubg's statistics of the match that ended (read from the directory)."""
+    import random
+
+    sim = server.start(seed=12, http_port=0, protocol_port=0, options={"matchLength": 1})
+    analyst = GnubgAnalyst(0)
+    link = Link.open("sim:" + sim.protocol_address)
+    coach, out, done, thread = start_coach(link, analyst, errors_only=True)
+    try:
+        play_match(sim, random.Random(12), time.monotonic() + 90, done_at_end=True)
+        assert sim.sim.board.ctl.phase_name() != "match-over"
+        wait_for(lambda: coach.summaries == 1, "gnubg's match summary", timeout=60)
+        time.sleep(0.5)
+        assert coach.summaries == 1  # once
+    finally:
+        done.set()
+        thread.join(10)
+        link.close()
+        sim.close()
+        analyst.close()
+    text = out.getvalue()
+    assert "coach: match summary (gnubg, 0-ply)" in text, text
+    summary = [line for line in text.splitlines() if line.startswith(("coach: white:", "coach: black:"))]
+    assert len(summary) == 2 and all("error rate -" in line or "error rate +" in line for line in summary), text
 
 
 def test_a_blunder_in_a_loaded_position(table):

@@ -4,7 +4,9 @@ Each board has its scripted person: random legal plays for its own side,
 the other side's plays executed as the LEDs show them, doubles answered. The
 dice come from white's host (the authority) with black's salt; at the end
 both hosts check every die against the commitment. A board that rolls other
-dice than the authority's stops the match on both sides.
+dice than the authority's stops the match on both sides. Every message is
+signed with the match key: a third party on the broker, forging or replaying
+messages, neither stops nor steers the match.
 """
 
 import random
@@ -91,13 +93,16 @@ def two_boards():
         broker.close()
 
 
+KEY = "5e" * 16  # the match key both players were given
+
+
 def play(broker, sims, links, match, tamper=None, timeout=240):
     done = threading.Event()
     log = []
     people = [threading.Thread(target=person, args=(sims[i], i, done, random.Random(i + 3), log), daemon=True)
               for i in range(2)]
     sides = [RemoteMatch(links[i], broker.url, match, ("white", "black")[i], out=None, seed=b"s" * 32 if i == 0
-                         else None) for i in range(2)]
+                         else None, key=KEY) for i in range(2)]
     if tamper:
         tamper(sides)
     codes = [None, None]
@@ -163,6 +168,79 @@ def test_a_board_that_rolls_other_dice_stops_the_match_on_both_sides(two_boards)
     assert white.stopped == black.stopped  # the same clear message on both sides
 
 
+def test_forged_and_replayed_messages_are_ignored_and_the_match_goes_on(two_boards):
+    """A third party on the broker publishes junk and forged actions, a forged stop and forged dice, and replays
+    black's own earlier actions: each host logs and ignores them, and the match is played to its end."""
+    from pipboard.mqttlink import BrokerLink
+    from pipboard.remote import sign
+
+    broker, sims, links = two_boards
+    top = "pipboard/v1/match/friendly-3/"
+    heard = []  # what the intruder recorded of black's actions
+    attacks = []
+    stop = threading.Event()
+
+    def record(topic, obj, retained):
+        if topic == top + "actions/black" and obj.get("mac") == sign(KEY, "friendly-3", "actions/black", {
+                k: obj[k] for k in obj if k != "mac"}):
+            heard.append(obj)
+
+    intruder = BrokerLink(broker.url, "intruder", on_message=record,
+                          on_connect=lambda link: link.subscribe(top + "#"))
+
+    def attack():
+        wrong = "00" * 16
+        n = 0
+        while not stop.wait(0.15):
+            n += 1
+            intruder.publish(top + "actions/black", {"v": 1, "lines": ["junk"]}, retain=True)
+            forged = {"v": 1, "lines": ["roll 66", "play 24/18(2) 13/7(2)"], "by": "black", "n": 2 ** 62 + n}
+            intruder.publish(top + "actions/black", dict(forged, mac=sign(wrong, "friendly-3", "actions/black",
+                                                                          forged)), retain=True)
+            intruder.publish(top + "stop", {"v": 1, "by": "black", "reason": "forged", "n": 2 ** 62, "mac": "ab"},
+                             retain=True)
+            intruder.publish(top + "dice", {"v": 1, "rolls": [[6, 6]] * 40, "by": "white", "n": 2 ** 62}, retain=True)
+            if len(heard) >= 3:
+                intruder.publish(top + "actions/black", heard[0], retain=True)  # black's own, from long ago
+                attacks.append("replay")
+
+    def tamper(sides):
+        intruder.start(5)
+        threading.Thread(target=attack, daemon=True).start()
+
+    try:
+        sides, codes, log = play(broker, sims, links, "friendly-3", tamper)
+    finally:
+        stop.set()
+        intruder.stop(1)
+    white, black = sides
+    assert codes == [0, 0], (white.stopped, black.stopped, white.rejected, black.rejected)
+    assert white.verified.startswith("every die checked") and black.verified == white.verified
+    assert "replay" in attacks and "executed 0" in log and "executed 1" in log
+    for side in (white, black):  # each kind of message was seen and ignored
+        kinds = {k for k in side.rejected}
+        assert ("actions/black", "not signed with this match's key") in kinds, kinds
+        assert ("stop", "not signed with this match's key") in kinds, kinds
+        assert ("dice", "not signed with this match's key") in kinds, kinds
+    assert ("actions/black", "replayed") in white.rejected, white.rejected
+
+
+def test_signed_messages():
+    from pipboard.remote import RemoteError, check_key, new_key, sign
+
+    key = new_key()
+    assert check_key(key) == key and len(key) == 32
+    body = {"v": 1, "lines": ["roll 31"], "by": "black", "n": 5}
+    mac = sign(key, "m1", "actions/black", body)
+    assert mac != sign(key, "m2", "actions/black", body)  # another match
+    assert mac != sign(key, "m1", "actions/white", body)  # another topic
+    assert mac != sign(new_key(), "m1", "actions/black", body) and mac != sign(key, "m1", "actions/black",
+                                                                               dict(body, n=6))
+    for bad in (None, "", "xyz", "0" * 31, "g" * 32):
+        with pytest.raises(RemoteError, match="match key"):
+            check_key(bad)
+
+
 def test_remote_dice_is_checked_by_the_board():
     from pipcore.protocol import ProtocolHandler
 
@@ -194,3 +272,5 @@ def test_pipboard_remote_reports_a_missing_board_and_a_bad_match_name(capsys):
     assert "cannot reach the simulator" in capsys.readouterr().err
     with pytest.raises(RemoteError, match="match ID"):
         RemoteMatch(None, "mqtt://127.0.0.1:1", "bad name!", "white")
+    with pytest.raises(RemoteError, match="match key"):
+        RemoteMatch(None, "mqtt://127.0.0.1:1", "m", "black")  # black has no key: white's host printed it

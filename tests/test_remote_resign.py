@@ -83,7 +83,7 @@ def test_a_resignation_declined_then_accepted_across_two_boards():
         people = [threading.Thread(target=person, args=(sims[i], i, done, random.Random(i + 7), log), daemon=True)
                   for i in range(2)]
         sides = [RemoteMatch(links[i], broker.url, "resign-1", ("white", "black")[i], out=None,
-                             seed=b"r" * 32 if i == 0 else None) for i in range(2)]
+                             seed=b"r" * 32 if i == 0 else None, key="7a" * 16) for i in range(2)]
         codes = [None, None]
         deadline = time.monotonic() + 240
 
@@ -125,7 +125,7 @@ def test_a_board_with_keyed_in_or_fair_dice_cannot_play_a_remote_match():
     sim = server.start(seed=2, http_port=0, protocol_port=0, options={"dice": "physical"})
     try:
         with Link.open("sim:" + sim.protocol_address) as link:
-            match = RemoteMatch(link, "mqtt://127.0.0.1:1", "m", "black", out=None)
+            match = RemoteMatch(link, "mqtt://127.0.0.1:1", "m", "black", out=None, key="7a" * 16)
             with pytest.raises(RemoteError, match="physical dice: a remote match takes its dice from white's host"):
                 match.run(stop=lambda: True)
     finally:

@@ -209,31 +209,57 @@ class GnubgAnalyst(GnubgCubeAdvisor):
         raise CoachError("gnubg gave no statistics: %s" % " | ".join(lines[-6:]))
 
 
-def summary_lines(statistics):
-    """The match summary from gnubg's statistics table: overall error rate and rating, luck, per player."""
+_STAT_VALUE = re.compile(r"[+-]?\d[\d.,]*%?(?:\s*\(\s*[+-]?\d[\d.]*%?\))?")
+
+
+def statistics_rows(statistics):
+    """gnubg's statistics table by row: ``(names, {(section, label): [white's value, black's value]})``.
+
+    A row is its label (up to the first gap of two spaces or more, units included:
+    ``Error rate mEMG (MWC)`` in a match, ``Error rate mEMG (Points)`` in money
+    play) and one value per player: a figure with its bracketed second form
+    (``-209.9   ( -4.198%)``), or a word (``World class``, ``Bad dice, man!``).
+    """
     names = None
-    picked = {}
+    rows = {}
     section = ""
     for line in statistics:
+        text = line.strip()
         if line.startswith("Player "):
-            names = [x for x in re.split(r"\s{2,}", line[len("Player"):].strip()) if x]
+            names = [x for x in re.split(r"\s{2,}", text[len("Player"):].strip()) if x]
             continue
-        if not line.startswith(" ") and not re.search(r"\s{2,}", line):
-            section = line.strip()
+        parts = re.split(r"\s{2,}", text, maxsplit=1)
+        if len(parts) < 2:
+            section = text  # a section's title: ``Overall statistics``
             continue
-        for key, label, where in (("error", "Error rate mEMG", "Overall statistics"),
-                                  ("rating", "Overall rating", "Overall statistics"),
-                                  ("luck", "Luck rate mEMG", "Luck statistics"),
-                                  ("luck_rating", "Luck rating", "Luck statistics")):
-            if section == where and line.startswith(label):
-                picked[key] = [x.strip() for x in re.split(r"\s{2,}", line[len(label):].strip()) if x.strip()]
-    if not names or "error" not in picked:
+        label, rest = parts
+        # words (ratings, n/a) are split at the gaps; figures one by one (a figure's bracket has gaps too)
+        values = re.split(r"\s{2,}", rest) if rest[0].isalpha() else _STAT_VALUE.findall(rest)
+        rows[(section, label)] = [re.sub(r"\s+", " ", v).strip() for v in values]
+    return names, rows
+
+
+def _row(rows, section, label):
+    """The values of the row of ``section`` whose label starts with ``label`` (its unit varies)."""
+    for (where, name), values in rows.items():
+        if where == section and (name == label or name.startswith(label + " ")):
+            return values
+    return []
+
+
+def summary_lines(statistics):
+    """The match summary from gnubg's statistics table: overall error rate and rating, luck, per player."""
+    names, rows = statistics_rows(statistics)
+    picked = {"error": _row(rows, "Overall statistics", "Error rate mEMG"),
+              "rating": _row(rows, "Overall statistics", "Overall rating"),
+              "luck": _row(rows, "Luck statistics", "Luck rate mEMG"),
+              "luck_rating": _row(rows, "Luck statistics", "Luck rating")}
+    if not names or not picked["error"]:
         return []
     out = []
     for i, name in enumerate(names[:2]):
         got = {}
-        for key in ("error", "rating", "luck", "luck_rating"):
-            values = picked.get(key) or []
+        for key, values in picked.items():
             got[key] = values[i] if i < len(values) else "?"
         out.append("%s: error rate %s mEMG (%s), luck %s mEMG (%s)" % (
             name, got["error"].split()[0], got["rating"], got["luck"].split()[0], got["luck_rating"]))
@@ -256,7 +282,9 @@ class Coach:
         self.unsupported = None  # why this record cannot be followed (said once)
         self.board_speaks = True  # False once a board without the coach command answered
         self.summaries = 0
-        self.summarised = None  # the end of match (or money game) whose summary was given
+        self.summarised = set()  # the ends summarised: (directory id, 0) for a match, (id, games) in money play
+        self.watch_from = None  # the first directory id the coach summarises (the latest one when it attached)
+        self.ended = True  # a game may have ended: read the directory
         self.attached = False  # True once the record already on the board has been followed
         self.text_ref = None  # a game from a loaded position: the referee followed from its text log
         self.text_game = None
@@ -497,12 +525,13 @@ class Coach:
             else:
                 self.say("coach: the board refused the coach's word: %s" % exc.message)
 
-    def match_summary(self, snapshot=None):
-        """gnubg's statistics of the whole match on the board (``analyse match``); returns the lines shown."""
+    def match_summary(self, snapshot=None, match=None):
+        """gnubg's statistics of the whole match on the board (``analyse match``; ``match``: a directory id, None
+        the live match); returns the lines shown."""
         from pipboard.export import ExportError, record_to_mat
 
         snapshot = snapshot or self.link.snapshot()
-        data = self.link.record()
+        data = self.link.record(None if match is None else match["id"])
         try:
             mat = record_to_mat(data, snapshot)
         except ExportError as exc:
@@ -522,8 +551,8 @@ class Coach:
             except OSError:
                 pass
         lines = summary_lines(table)
-        self.say("coach: %s summary (gnubg, %d-ply)" % ("match" if snapshot.get("match_length") else
-                                                       "money session", self.analyst.plies))
+        money = not (snapshot.get("match_length") if match is None else match.get("length"))
+        self.say("coach: %s summary (gnubg, %d-ply)" % ("money session" if money else "match", self.analyst.plies))
         for line in table:
             self.say("  " + line)
         for line in lines:
@@ -545,6 +574,8 @@ class Coach:
                 self.analyst.thresholds["doubtful"], self.analyst.thresholds["bad"],
                 self.analyst.thresholds["very bad"]))
         self.sync(catch_up=not self.attached)
+        if not self.attached and self.summary:
+            self._attach_directory()
         self.attached = True
         dirty = False
         while stop is None or not stop():
@@ -552,6 +583,8 @@ class Coach:
             if event is not None:
                 if event.get("event") in ("record", "record_reset", "new_game", "hello", "game_over"):
                     dirty = True
+                if event.get("event") in ("record_reset", "new_game", "hello", "game_over", "phase"):
+                    self.ended = True
                 if event.get("event") != "phase" or event.get("phase") != "match-over":
                     continue
             elif not dirty:
@@ -562,14 +595,60 @@ class Coach:
                 self._maybe_summary()
 
     def _maybe_summary(self):
-        """gnubg's statistics when a match ends (in money play, the session's after each game)."""
+        """gnubg's statistics when a match ends (in money play, the session's after each game).
+
+        The ends are read from the board's directory of matches and each record from the board, not from
+        the live phase: a match whose players pressed DONE at once (the next match started) is summarised
+        too. A board without a directory (a game from a loaded position) is read from its snapshot.
+        """
+        if not self.ended:
+            return
+        self.ended = False
         snapshot = self.link.snapshot()
-        phase = snapshot.get("phase")
-        if phase == "match-over" or phase == "game-over" and not snapshot.get("match_length"):
-            key = (snapshot.get("game"), snapshot.get("record_lines"), tuple(snapshot.get("score") or ()))
-            if key != self.summarised:
-                self.summarised = key
-                self.match_summary(snapshot)
+        try:
+            entries = self.link.matches(self.watch_from or 0)[0]
+        except CommandError:
+            entries = []
+        if not entries:
+            phase = snapshot.get("phase")
+            if phase == "match-over" or phase == "game-over" and not snapshot.get("match_length"):
+                key = (snapshot.get("game"), snapshot.get("record_lines"), tuple(snapshot.get("score") or ()))
+                if key not in self.summarised:
+                    self.summarised.add(key)
+                    self.match_summary(snapshot)
+            return
+        for info in entries:
+            key = _end_key(info)
+            if key is not None and key not in self.summarised:
+                self.summarised.add(key)
+                self.match_summary(snapshot, info)
+
+    def _attach_directory(self):
+        """Where the coach starts on the board's directory: the latest match (the ends before it, and those of
+        the latest one unless the board still shows its end, are not the coach's to summarise)."""
+        try:
+            entries = self.link.matches()[0]
+        except CommandError:
+            return
+        if not entries:
+            return
+        snapshot = self.link.snapshot()
+        live = (snapshot.get("storage") or {}).get("match")
+        self.watch_from = entries[-1]["id"]
+        for info in entries:
+            key = _end_key(info)
+            if key is not None and not (info["id"] == live and snapshot.get("phase") in ("game-over",
+                                                                                         "match-over")):
+                self.summarised.add(key)
+
+
+def _end_key(info):
+    """A directory entry's end: ``(id, 0)`` for a match whose score reached its length, ``(id, games)`` for a money
+    session after a game; None while nothing ended."""
+    length, games = info.get("length") or 0, info.get("games") or 0
+    if length:
+        return (info["id"], 0) if max(info.get("score") or [0]) >= length else None
+    return (info["id"], games) if games else None
 
 
 def _code_of(turn, pos, move):

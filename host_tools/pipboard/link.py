@@ -380,10 +380,10 @@ class Link:
             offset = page.get("next")
         return bytes(data)
 
-    def matches(self):
-        """``(entries, storage)``: the board's directory of matches (oldest first) and its flash figures."""
+    def matches(self, start=0):
+        """``(entries, storage)``: the board's directory of matches (oldest first, from id ``start``) and its
+        flash figures."""
         out = []
-        start = 0
         storage = None
         while start is not None:
             reply = self.request("matches", start=start)

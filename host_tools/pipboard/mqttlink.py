@@ -6,7 +6,11 @@ calls ``on_connect`` after every (re)connection so the caller subscribes
 again and republishes its retained state (a broker restarted without
 persistence has forgotten both). Payloads are JSON objects.
 
-Broker URLs: ``mqtt://HOST[:PORT]`` (default port 1883), or ``HOST[:PORT]``.
+Broker URLs: ``mqtt://HOST[:PORT]`` (default port 1883), ``mqtts://HOST[:PORT]``
+(TLS, default port 8883: the broker's certificate is checked against the
+system's certificate authorities, or ``ca``), or ``HOST[:PORT]``. A broker
+with accounts (docs/room.md) is given ``username`` and ``password``; a
+refused connection (a wrong password) is kept in ``refused`` and said once.
 """
 
 import json
@@ -15,28 +19,31 @@ import time
 import uuid
 
 DEFAULT_PORT = 1883
+TLS_PORT = 8883
 
 
 class BrokerError(Exception):
     """The broker URL is wrong, or paho-mqtt is missing."""
 
 
-def parse_broker(url):
-    """``(host, port)`` for a broker URL."""
+def parse_broker(url, with_tls=False):
+    """``(host, port)`` for a broker URL (``(host, port, tls)`` with ``with_tls``)."""
     if not url:
         raise BrokerError("name the broker, e.g. --broker mqtt://127.0.0.1:1883")
     text = url
+    tls = False
     if "://" in text:
         scheme, _, text = text.partition("://")
-        if scheme not in ("mqtt", "tcp"):
-            raise BrokerError("broker URL %r: only mqtt:// (plain TCP) is supported" % url)
+        if scheme not in ("mqtt", "tcp", "mqtts", "ssl"):
+            raise BrokerError("broker URL %r: use mqtt:// (plain TCP) or mqtts:// (TLS)" % url)
+        tls = scheme in ("mqtts", "ssl")
     text = text.rstrip("/")
     host, sep, port = text.rpartition(":")
     if not sep:
-        host, port = text, str(DEFAULT_PORT)
+        host, port = text, str(TLS_PORT if tls else DEFAULT_PORT)
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise BrokerError("broker URL %r is not mqtt://HOST:PORT" % url)
-    return host, int(port)
+    return (host, int(port), tls) if with_tls else (host, int(port))
 
 
 def encode(obj):
@@ -55,13 +62,17 @@ def decode(payload):
 class BrokerLink:
     """One MQTT client, reconnecting by itself (see module doc)."""
 
-    def __init__(self, url, client_name="pipboard", on_connect=None, on_message=None, will=None):
+    def __init__(self, url, client_name="pipboard", on_connect=None, on_message=None, will=None, username=None,
+                 password=None, ca=None, out=None):
         try:
             import paho.mqtt.client as mqtt
         except ImportError as exc:
             raise BrokerError("paho-mqtt is not installed (pip install paho-mqtt; make setup does it): %s" % exc)
-        self.host, self.port = parse_broker(url)
-        self.url = "mqtt://%s:%d" % (self.host, self.port)
+        self.host, self.port, tls = parse_broker(url, with_tls=True)
+        self.url = "%s://%s:%d" % ("mqtts" if tls else "mqtt", self.host, self.port)
+        self.username = username
+        self.refused = None  # why the broker refused the connection (a wrong account), said once
+        self.out = out
         self.mqtt = mqtt
         self.connected = threading.Event()
         self.connects = 0
@@ -75,6 +86,17 @@ class BrokerLink:
         # unsent after the reconnection (its resend loop stops at the first message it had to queue)
         self.client.max_inflight_messages_set(0)
         self.client.reconnect_delay_set(0.2, 2)
+        if username is not None:
+            self.client.username_pw_set(username, password)
+        if tls:
+            import ssl
+
+            try:
+                self.client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
+            except (OSError, ValueError) as exc:
+                raise BrokerError("cannot use the certificate authority %s: %s" % (ca, exc))
+        elif ca:
+            raise BrokerError("--broker-ca is for a TLS broker (mqtts://HOST:PORT)")
         if will is not None:
             self.client.will_set(will[0], encode(will[1]), qos=1, retain=True)
         self.client.on_connect = self._on_connect
@@ -104,7 +126,15 @@ class BrokerLink:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties):
         if reason_code.is_failure:
+            why = "the broker %s refused %s: %s" % (self.url, "the account %r" % self.username if self.username
+                                                     else "a client without an account", reason_code)
+            if why != self.refused:
+                self.refused = why
+                import sys
+
+                (self.out or sys.stderr).write("pipboard: %s\n" % why)
             return
+        self.refused = None
         self.connects += 1
         self.connected.set()
         if self.on_connect_cb is not None:

@@ -31,6 +31,9 @@ board makes must be the authority's: otherwise the match stops on both sides
 with the reason, instead of going on with two different games.
 """
 
+import hashlib
+import hmac
+import json
 import os
 import re
 import sys
@@ -46,8 +49,29 @@ SIDES = ("white", "black")
 _LINE = re.compile(r"^(white|black) (.*)$")
 
 
+SENDERS = {"commit": "white", "dice": "white", "reveal": "white", "salt": "black"}  # other leaves: SIDE at the end
+KEY_RE = re.compile(r"^[0-9a-f]{32}$")
+
+
 class RemoteError(Exception):
     """The match cannot go on (a disagreement, a refused command); the message says why."""
+
+
+def new_key():
+    """A fresh match key: 32 hex characters (128 bits), for both players and no one else."""
+    return os.urandom(16).hex()
+
+
+def check_key(key):
+    if not isinstance(key, str) or not KEY_RE.match(key.strip().lower()):
+        raise RemoteError("the match key is the 32 hex characters white's host printed (--key); black needs it")
+    return key.strip().lower()
+
+
+def sign(key, match, leaf, body):
+    """HMAC-SHA256 of a message: the match, its topic and its fields (``n``, ``by`` included), under the key."""
+    text = json.dumps([match, leaf, body], sort_keys=True, separators=(",", ":"))
+    return hmac.new(bytes.fromhex(key), text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def action_text(entry):
@@ -87,11 +111,18 @@ def rolls_in(entries):
 class RemoteMatch:
     """One side of a remote match: a board link and the broker (see module doc)."""
 
-    def __init__(self, link, broker_url, match, side, out=sys.stdout, seed=None):
+    def __init__(self, link, broker_url, match, side, out=sys.stdout, seed=None, key=None, **account):
         if side not in SIDES:
             raise RemoteError("side must be white or black")
         if not re.match(r"^[A-Za-z0-9_.-]{1,40}$", match or ""):
             raise RemoteError("match ID %r: use 1-40 letters, digits, '_', '-' or '.'" % (match,))
+        if key is None and side == "white":
+            key = new_key()
+        self.key = check_key(key)
+        self.counter = 0  # the number of this host's last signed message
+        self.heard = {}  # (side, leaf) -> (number, mac) of the last message taken from that side on it
+        self.sent = {}  # leaf -> this host's last signed message on it
+        self.rejected = {}  # (leaf, why) -> how many messages were ignored for it
         self.link = link
         self.match = match
         self.side = side
@@ -123,7 +154,7 @@ class RemoteMatch:
             self.dice = Dice(seed or os.urandom(32))
             self.commitment = self.dice.commitment
         self.broker = BrokerLink(broker_url, "pipboard-remote-" + side, on_connect=self._on_connect,
-                                 on_message=self._on_message)
+                                 on_message=self._on_message, **account)
 
     def topic(self, *parts):
         return "/".join((PREFIX, self.match) + parts)
@@ -138,14 +169,58 @@ class RemoteMatch:
         broker.subscribe(self.topic("#"))
         with self.lock:
             if self.authority:
-                broker.publish(self.topic("commit"), {"v": 1, "commitment": self.commitment}, retain=True)
+                self._send("commit", {"v": 1, "commitment": self.commitment})
                 if self.rolls:
                     self._publish_rolls()
             self._publish_mine()
 
+    def _send(self, leaf, body):
+        """Publish ``body`` on ``leaf`` (retained), numbered and signed with the match key."""
+        with self.lock:
+            self.counter = max(self.counter + 1, time.time_ns() // 1000)  # grows across a restart of the host
+            obj = dict(body, by=self.side, n=self.counter)
+            obj["mac"] = sign(self.key, self.match, leaf, obj)
+            self.sent[leaf] = obj
+            self.broker.publish(self.topic(leaf), obj, retain=True)
+
+    def _genuine(self, leaf, obj):
+        """True for a message of the side that owns ``leaf``, signed with the match key and newer than the last
+        one taken there. Anything else is ignored and said (once per kind): a forgery or a replay. A forgery on
+        one of this host's own topics (the retained message overwritten) is answered with its own again."""
+        owner = SENDERS.get(leaf) or (leaf.partition("/")[2] if "/" in leaf else None)
+        if leaf == "stop":
+            owner = obj.get("by") if obj.get("by") in SIDES else None
+        mac = obj.get("mac")
+        n = obj.get("n")
+        why = None
+        if owner not in SIDES or obj.get("by") != owner:
+            why = "not from the side whose topic it is"
+        elif not isinstance(mac, str) or not isinstance(n, int) or isinstance(n, bool) or not hmac.compare_digest(
+                mac.encode("utf-8"), sign(self.key, self.match, leaf, {k: obj[k] for k in obj if k != "mac"}).encode()):
+            why = "not signed with this match's key"
+        else:
+            last = self.heard.get((owner, leaf))
+            if last is not None and n == last[0] and mac == last[1]:
+                return False  # the same message again (QoS 1, the retained copy after a reconnection)
+            if last is not None and n <= last[0]:
+                why = "replayed (number %d, after %d)" % (n, last[0])
+        if why is None:
+            self.heard[(owner, leaf)] = (n, mac)
+            return owner != self.side  # this host's own messages come back: nothing to take from them
+        count = self.rejected.get((leaf, why.split(" (")[0]), 0)
+        self.rejected[(leaf, why.split(" (")[0])] = count + 1
+        if not count:
+            self.say("ignored a message on %s: %s" % (leaf, why))
+        mine = self.sent.get(leaf)
+        if mine is not None:
+            self.broker.publish(self.topic(leaf), mine, retain=True)  # the retained copy is ours again
+        return False
+
     def _on_message(self, topic, obj, retained):
         leaf = topic[len(self.topic()) + 1:]
         with self.lock:
+            if not self._genuine(leaf, obj):
+                return
             if leaf == "commit" and not self.authority:
                 if isinstance(obj.get("commitment"), str):
                     if self.commitment not in (None, obj["commitment"]):
@@ -153,7 +228,7 @@ class RemoteMatch:
                     self.commitment = obj["commitment"]
                     if self.salt is None:
                         self.salt = os.urandom(16).hex()
-                    self.broker.publish(self.topic("salt"), {"v": 1, "salt": self.salt}, retain=True)
+                    self._send("salt", {"v": 1, "salt": self.salt})
             elif leaf == "salt" and self.authority and self.salt is None and not self.dice.drawn:
                 try:
                     self.salt = check_salt(obj.get("salt"))
@@ -187,15 +262,14 @@ class RemoteMatch:
                 self.revealed = obj["seed"]
 
     def _publish_rolls(self):
-        self.broker.publish(self.topic("dice"), {"v": 1, "commitment": self.commitment, "rolls": self.rolls},
-                            retain=True)
+        self._send("dice", {"v": 1, "commitment": self.commitment, "rolls": self.rolls})
 
     def _next_roll(self):
         self.rolls.append(list(self.dice.roll()))
         self._publish_rolls()
 
     def _publish_mine(self):
-        self.broker.publish(self.topic("actions", self.side), {"v": 1, "lines": self.mine}, retain=True)
+        self._send("actions/" + self.side, {"v": 1, "lines": self.mine})
 
     def _stop(self, reason, publish=True):
         if self.stopped is not None:
@@ -203,7 +277,7 @@ class RemoteMatch:
         self.stopped = reason
         self.say("MATCH STOPPED: %s" % reason)
         if publish:
-            self.broker.publish(self.topic("stop"), {"v": 1, "by": self.side, "reason": reason}, retain=True)
+            self._send("stop", {"v": 1, "by": self.side, "reason": reason})
 
     # -- the board -------------------------------------------------------------------
     mine = ()
@@ -365,12 +439,10 @@ class RemoteMatch:
         with self.lock:
             self.their_applied = None
             self.answered[applied[0]] = answer
-            self.broker.publish(self.topic("answer", self.side), {"v": 1, "offer": applied[0], "answer": answer},
-                                retain=True)
+            self._send("answer/" + self.side, {"v": 1, "offer": applied[0], "answer": answer})
 
     def _publish_offer(self, level):
-        self.broker.publish(self.topic("resign", self.side), {"v": 1, "offer": self.my_offers, "level": level},
-                            retain=True)
+        self._send("resign/" + self.side, {"v": 1, "offer": self.my_offers, "level": level})
 
     def _finish(self):
         from pipdrivers.dice import FairnessError, verify
@@ -380,7 +452,7 @@ class RemoteMatch:
                 return
             if self.authority:
                 self.revealed = self.dice.reveal()
-                self.broker.publish(self.topic("reveal"), {"v": 1, "seed": self.revealed}, retain=True)
+                self._send("reveal", {"v": 1, "seed": self.revealed})
             if self.revealed is None or self.salt is None:
                 return
             flat = [d for roll in self.rolls[:self.rolls_used] for d in roll]
@@ -419,6 +491,11 @@ def add_arguments(p):
     p.add_argument("--broker", required=True, help="the MQTT broker both players use, mqtt://HOST:PORT")
     p.add_argument("--match", required=True, help="the match's name, the same on both boards")
     p.add_argument("--side", required=True, choices=SIDES, help="the colour played on this board")
+    p.add_argument("--key", help="the match key: 32 hex characters that only the two players know (white's host "
+                   "makes one and prints it if none is given; black must give it). Also PIPBOARD_MATCH_KEY")
+    p.add_argument("--broker-user", help="the broker account (its password in PIPBOARD_BROKER_PASSWORD)")
+    p.add_argument("--broker-ca", metavar="FILE", help="the certificate authority of a TLS broker (mqtts://), if "
+                   "not one the system trusts")
 
 
 def run(args, out=sys.stdout):
@@ -429,8 +506,18 @@ def run(args, out=sys.stdout):
     except (LinkError, CommandError) as exc:
         sys.stderr.write("pipboard remote: %s\n" % exc)
         return 1
+    key = getattr(args, "key", None) or os.environ.get("PIPBOARD_MATCH_KEY")
+    account = {"ca": getattr(args, "broker_ca", None)}
+    if getattr(args, "broker_user", None):
+        account.update(username=args.broker_user, password=os.environ.get("PIPBOARD_BROKER_PASSWORD", ""))
     try:
-        return RemoteMatch(link, args.broker, args.match, args.side, out).run()
+        if key is None and args.side == "black":
+            raise RemoteError("black needs the match key that white's host printed (--key or PIPBOARD_MATCH_KEY)")
+        match = RemoteMatch(link, args.broker, args.match, args.side, out, key=key, **account)
+        if key is None:
+            out.write("match key: %s (give it to black's player, and to no one else: pipboard remote ... --side "
+                      "black --key %s)\n" % (match.key, match.key))
+        return match.run()
     except (RemoteError, BrokerError, LinkError) as exc:
         sys.stderr.write("pipboard remote: %s\n" % exc)
         return 1

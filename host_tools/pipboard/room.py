@@ -34,6 +34,7 @@ from pipboard.mqttlink import BrokerError, BrokerLink
 ROOM_VERSION = 1
 PREFIX = "pipboard/v%d/room" % ROOM_VERSION
 SNAPSHOT_EVENTS = ("record", "record_reset", "roll", "cube", "game_over", "new_game", "phase", "hello")
+GAME_END_EVENTS = ("game_over", "new_game", "record_reset", "hello")  # the directory is read after these
 MAX_REPLAY = 5000  # events sent again for one resync request
 REPLAY_COALESCE_S = 1.0  # requests for events already being replayed are one request
 HEARTBEAT_S = 2.0  # a board's snapshot is published at least this often
@@ -100,12 +101,12 @@ class Recorder:
 
 def match_texts(data, snapshot, players, event=None, round_=None):
     """(.mat text, .sgf text) of a board's record with the room's player names, event and round."""
-    from pipboard.export import board_record, live_stopped
+    from pipboard.export import board_record, live_stopped, without_empty_last_game
     from pipboard.matfile import export_mat, match_header
     from pipboard.sgffile import export_sgf
     from pipcore.record import read_record
 
-    record = read_record(board_record(data, snapshot))
+    record = without_empty_last_game(read_record(board_record(data, snapshot)))
     record.players = [players.get("white") or "white", players.get("black") or "black"]
     record.header_lines = match_header(event, round_, time.gmtime())
     return export_mat(record, live_stopped(snapshot)), export_sgf(record, time.strftime("%Y-%m-%d", time.gmtime()))
@@ -142,6 +143,9 @@ class BoardBridge:
         self.online = False
         self.board_seq = None
         self.recorded = set()  # record digests already written (a reconnect never records twice)
+        self.ended = set()  # directory keys of the ends already recorded: (match id, games)
+        self.watch_from = None  # the first directory id the room records (the latest one at the first connection)
+        self.first_seen = {}  # directory id -> its games at the first connection
         self.matches = 0
         self.link = None
         self.running = False
@@ -164,6 +168,14 @@ class BoardBridge:
             "message": snap.get("message"), "result": snap.get("result"), "error": snap.get("error"),
             "last_play": self.last_play, "matches": self.matches, "time": time.time(),
         }
+
+    def republish(self, link):
+        """A (re)connection to the broker: the retained topics again (a restarted broker forgot them)."""
+        self.publish_state()
+        with self.lock:
+            match = [p for p in self.log if p["event"] == "match"]
+            if match:
+                self.publish(board_topic(self.room, self.name, "match"), match[-1], True)
 
     def publish_state(self):
         with self.lock:
@@ -276,28 +288,28 @@ class BoardBridge:
         self.emit("resync", {"reason": "connected", "firmware": hello.get("firmware"), "snapshot": snap})
         self.publish_state()
         self.say("connected: %s, firmware %s" % (self.link.name, hello.get("firmware")))
-        self.check_match_end()
+        self.check_match_end()  # what ended while the link was down is recorded now
 
     def pump(self, timeout):
         """Forward what the board sends within ``timeout`` s; one snapshot after a burst of events."""
         event = self.link.next_event(timeout)
         if event is None:
             return False
-        refresh = False
+        refresh = ended = False
         while event is not None:
             refresh = self.forward(event) or refresh
-            if event.get("event") == "phase" and event.get("phase") in ("game-over", "match-over"):
-                self.refresh()  # read the record now, before anyone presses DONE for the next match
-                refresh = False
+            ended = ended or event.get("event") in GAME_END_EVENTS or (
+                event.get("event") == "phase" and event.get("phase") in ("game-over", "match-over"))
             event = self.link.next_event(0.002)  # the rest of a burst (a DONE brings several events)
-        if refresh:
-            self.refresh()
+        if refresh or ended:
+            self.refresh(ended)
         return True
 
-    def refresh(self):
+    def refresh(self, ended=True):
         self.snapshot = self.link.snapshot()
         self.publish_state()
-        self.check_match_end()
+        if ended:
+            self.check_match_end()
 
     def forward(self, event):
         seq = event.get("seq")
@@ -323,17 +335,65 @@ class BoardBridge:
         return name in SNAPSHOT_EVENTS
 
     def check_match_end(self):
-        """At a match's end (a money game's end), pull the record, write it and publish it once."""
+        """Record every match that ended on the board since the room first saw it (a money session: each game).
+
+        The ends are read from the board's directory of matches (``matches``: a match whose score reached
+        its length, a money session whose game count grew) and each record from the board (``record``), not
+        from the live phase: a match whose players pressed DONE at once (a new match already started) is
+        still recorded. A board without a directory (a game from a loaded position keeps a text log only)
+        is recorded from its snapshot at the match's end.
+        """
+        try:
+            entries = self.directory()
+        except CommandError as exc:
+            self.say("cannot read the board's directory of matches: %s" % exc)
+            entries = []
         snap = self.snapshot or {}
-        phase = snap.get("phase")
-        if phase != "match-over" and not (phase == "game-over" and not snap.get("match_length")):
+        if not entries:
+            phase = snap.get("phase")
+            if phase == "match-over" or phase == "game-over" and not snap.get("match_length"):
+                self.record_match(None, snap, {"score": snap.get("score"), "length": snap.get("match_length"),
+                                               "result": snap.get("result")})
             return
+        live = (snap.get("storage") or {}).get("match")
+        for info in entries:
+            mid, length, games = info.get("id"), info.get("length") or 0, info.get("games") or 0
+            score = info.get("score") or [0, 0]
+            over = max(score) >= length if length else games > 0
+            key = (mid, games if not length else 0)
+            if not over or key in self.ended:
+                continue
+            if self.ended_before_the_room(info, live, snap):
+                self.ended.add(key)  # a money game that ended before the room came: not this room's to record
+                continue
+            self.ended.add(key)
+            self.record_match(mid, snap, {"score": score, "length": length})
+
+    def directory(self):
+        """The directory entries the room records from (the first connection fixes where they start)."""
+        if self.watch_from is None:
+            entries, _storage = self.link.matches()
+            self.watch_from = entries[-1]["id"] if entries else 0
+            self.first_seen = {e["id"]: e.get("games") for e in entries}
+            return [e for e in entries if e["id"] >= self.watch_from]
+        return self.link.matches(self.watch_from)[0]
+
+    def ended_before_the_room(self, info, live, snap):
+        """True for a money session's game that had ended before the room first read the directory (unless
+        the board still shows that game's end)."""
+        seen = self.first_seen.get(info["id"])
+        if info.get("length") or seen is None or (info.get("games") or 0) > seen:
+            return False
+        return not (info["id"] == live and snap.get("phase") == "game-over")
+
+    def record_match(self, mid, snap, info):
+        """Pull the record of match ``mid`` (None: the live one), write it and publish it, once."""
         import hashlib
 
         from pipboard.export import ExportError
 
         try:
-            data = self.link.record()
+            data = self.link.record(mid)
         except CommandError as exc:
             self.say("cannot read the match record: %s" % exc)
             return
@@ -341,14 +401,13 @@ class BoardBridge:
         if digest in self.recorded:
             return
         players = self.state()["players"]
+        self.recorded.add(digest)
         try:
             mat, sgf = match_texts(data, snap, players, self.event_name, self.round)
         except (ExportError, ValueError) as exc:
-            self.recorded.add(digest)
-            self.emit("match_error", {"message": str(exc)})
+            self.emit("match_error", {"message": str(exc), "match_id": mid})
             self.say("the match record cannot be exported: %s" % exc)
             return
-        self.recorded.add(digest)
         stem = record_file_stem(self.event_name, self.round, players["white"], players["black"])
         files = []
         if self.recorder is not None:
@@ -358,52 +417,75 @@ class BoardBridge:
                 self.emit("match_error", {"message": str(exc)})
                 self.say("the match cannot be written: %s" % exc)
         self.matches += 1
+        result = info.get("result") or last_result(data, snap)
         match = {"event_name": self.event_name, "round": self.round, "players": players,
-                 "score": snap.get("score"), "match_length": snap.get("match_length"), "result": snap.get("result"),
-                 "file": stem, "files": [os.path.basename(p) for p in files], "mat": mat, "sgf": sgf}
+                 "score": info.get("score"), "match_length": info.get("length"), "result": result,
+                 "board_match": mid, "file": stem, "files": [os.path.basename(p) for p in files], "mat": mat,
+                 "sgf": sgf}
         payload = self.emit("match", match)
         self.publish(board_topic(self.room, self.name, "match"), payload, True)
         self.publish_state()
-        self.say("match over %s: recorded %s" % (snap.get("score"), ", ".join(files) or "(no --record folder)"))
+        self.say("match over %s: recorded %s" % (info.get("score"), ", ".join(files) or "(no --record folder)"))
+
+
+def last_result(data, snap):
+    """``[winner, kind, points]`` of the record's last game end, or None."""
+    from pipboard.export import board_record
+    from pipcore.record import read_record
+
+    try:
+        ends = [e for e in read_record(board_record(data, snap)).entries if e[0] == "end"]
+    except ValueError:
+        return None
+    return list(ends[-1][1:4]) if ends else None
 
 
 class Room:
-    """The room: a broker link and one bridge per board."""
+    """The room: its own broker connection (status, resync requests, pairings) and one bridge per board, each
+    with a broker connection of its own (on a broker with accounts, ``board-NAME``: it may publish its own
+    board's topics only; docs/room.md)."""
 
-    def __init__(self, broker_url, room, boards, record_dir=None, event=None, out=None):
+    def __init__(self, broker_url, room, boards, record_dir=None, event=None, out=None, accounts=None, ca=None):
         self.room = check_name("room", room)
         self.recorder = Recorder(record_dir) if record_dir else None
         self.out = out
+        self.accounts = accounts
         status = room_topic(self.room, "status")
         self.broker = BrokerLink(broker_url, "pipboard-room", on_connect=self._on_connect,
-                                 on_message=self._on_message, will=(status, {"v": ROOM_VERSION, "online": False}))
+                                 on_message=self._on_message, will=(status, {"v": ROOM_VERSION, "online": False}),
+                                 ca=ca, out=out, **self.account("room"))
         self.bridges = {}
+        self.links = {}  # board name -> its bridge's broker connection
         self.running = False
         for spec in boards:
             name = spec["name"]
             if name in self.bridges:
                 raise RoomError("board %r is named twice" % name)
-            self.bridges[name] = BoardBridge(self.room, name, spec["target"], self._publish,
-                                             players={"white": spec.get("white"), "black": spec.get("black")},
-                                             event=spec.get("event", event), round_=spec.get("round"),
-                                             recorder=self.recorder, out=out)
+            link = BrokerLink(broker_url, "pipboard-board-" + name, ca=ca, out=out,
+                              **self.account(board_account(name)))
+            bridge = BoardBridge(self.room, name, spec["target"], publisher(link),
+                                 players={"white": spec.get("white"), "black": spec.get("black")},
+                                 event=spec.get("event", event), round_=spec.get("round"),
+                                 recorder=self.recorder, out=out)
+            link.on_connect_cb = bridge.republish
+            self.bridges[name] = bridge
+            self.links[name] = link
         if not self.bridges:
             raise RoomError("a room needs at least one board (--board NAME=TARGET)")
 
-    def _publish(self, topic, obj, retain):
-        self.broker.publish(topic, obj, retain=retain)
+    def account(self, name):
+        """``{"username", "password"}`` of an account of the room's accounts file (none: an open broker)."""
+        if self.accounts is None:
+            return {}
+        from pipboard.roomauth import credentials
+
+        username, password = credentials(self.accounts, name)  # AccountsError is a RoomError
+        return {"username": username, "password": password}
 
     def _on_connect(self, link):
         link.subscribe(room_topic(self.room, "resync"))
         link.subscribe(room_topic(self.room, "board", "+", "pairing"))
         link.publish(room_topic(self.room, "status"), self.status(), retain=True)
-        for bridge in self.bridges.values():  # a restarted broker forgot the retained state
-            bridge.publish_state()
-            with bridge.lock:
-                if bridge.log:
-                    match = [p for p in bridge.log if p["event"] == "match"]
-                    if match:
-                        link.publish(board_topic(self.room, bridge.name, "match"), match[-1], retain=True)
 
     def status(self):
         return {"v": ROOM_VERSION, "online": True, "room": self.room, "boards": sorted(self.bridges),
@@ -421,8 +503,10 @@ class Room:
             self.bridges[parts[5]].set_pairing(obj)
 
     def start(self, wait=5.0):
+        """Connect and start every bridge; True once the room's connection is up within ``wait`` s."""
         self.broker.start()
-        for bridge in self.bridges.values():
+        for name, bridge in self.bridges.items():
+            self.links[name].start()
             bridge.start()
         self.running = True
         threading.Thread(target=self._heartbeat, name="room-heartbeat", daemon=True).start()
@@ -433,8 +517,8 @@ class Room:
         while self.running:
             time.sleep(HEARTBEAT_S / 4)
             now = time.monotonic()
-            for bridge in list(self.bridges.values()):
-                if self.running and now - bridge.state_at >= HEARTBEAT_S and self.broker.connected.is_set():
+            for name, bridge in list(self.bridges.items()):
+                if self.running and now - bridge.state_at >= HEARTBEAT_S and self.links[name].connected.is_set():
                     bridge.publish_state()
 
     def stop(self):
@@ -443,9 +527,23 @@ class Room:
             bridge.running = False
         for bridge in self.bridges.values():
             bridge.stop()
+        for link in self.links.values():
+            link.stop()
         self.broker.publish(room_topic(self.room, "status"), {"v": ROOM_VERSION, "online": False}, retain=True)
         time.sleep(0.2)
         self.broker.stop()
+
+
+def publisher(link):
+    """A bridge's ``publish(topic, obj, retain)`` over its own broker connection."""
+    def publish(topic, obj, retain):
+        link.publish(topic, obj, retain=retain)
+    return publish
+
+
+def board_account(board):
+    """The broker account of a board's bridge (docs/room.md)."""
+    return "board-" + board
 
 
 # -- the command -------------------------------------------------------------------
@@ -488,6 +586,25 @@ def parse_boards(args):
     return boards
 
 
+def setup_broker(folder, room, boards, out=sys.stdout):
+    """``--setup-broker DIR``: the broker's files for ``room`` and its ``boards`` (pipboard.roomauth)."""
+    from pipboard.roomauth import write_broker_files
+
+    if not boards:
+        raise RoomError("name the room's boards (--board NAME=TARGET or --config) to give each its account")
+    try:
+        write_broker_files(folder, room, boards)
+    except OSError as exc:
+        raise RoomError("cannot write the broker's files in %s: %s" % (folder, exc))
+    out.write("wrote %s: accounts.json (the passwords: keep it private), passwd, acl, mosquitto.conf\n"
+              "Debian's broker runs as the user mosquitto: chgrp mosquitto passwd acl (and chmod 640 passwd)\n"
+              "start the broker: mosquitto -c %s\n"
+              "start the room:   pipboard room --accounts %s ...\n"
+              "after adding a board: run this again, then make Mosquitto reload its files (kill -HUP)\n"
+              % (folder, os.path.join(folder, "mosquitto.conf"), os.path.join(folder, "accounts.json")))
+    return 0
+
+
 def add_arguments(p):
     p.add_argument("--broker", help="the MQTT broker, mqtt://HOST:PORT (default mqtt://127.0.0.1:1883)")
     p.add_argument("--room", help="the room's name in the topics (default 'club')")
@@ -501,6 +618,12 @@ def add_arguments(p):
     p.add_argument("--record", metavar="DIR", help="write every finished match to DIR as .mat and .sgf")
     p.add_argument("--http-port", type=int, default=8780, help="the room page's port (default 8780; 0: no page)")
     p.add_argument("--host", default="127.0.0.1", help="address the room page listens on (default 127.0.0.1)")
+    p.add_argument("--accounts", metavar="FILE", help="the broker accounts (accounts.json of --setup-broker): the "
+                   "room and each board's bridge log in with their own")
+    p.add_argument("--broker-ca", metavar="FILE", help="the certificate authority of a TLS broker (mqtts://), if "
+                   "not one the system trusts")
+    p.add_argument("--setup-broker", metavar="DIR", help="write Mosquitto's password file, ACL file and a config "
+                   "for this room's boards in DIR (and accounts.json for --accounts), then exit")
     p.add_argument("--demo", type=int, default=0, metavar="N",
                    help="add N simulated boards that play matches by themselves (to try the room)")
 
@@ -519,8 +642,15 @@ def run(args, out=sys.stdout):
                 demo.append(table)
                 boards.append({"name": "sim%d" % (i + 1), "target": table.target, "white": "Sim W%d" % (i + 1),
                                "black": "Sim B%d" % (i + 1), "round": args.round or 1})
+        if getattr(args, "setup_broker", None):
+            return setup_broker(args.setup_broker, args.room or "club", [b["name"] for b in boards], out)
+        accounts = None
+        if getattr(args, "accounts", None):
+            from pipboard.roomauth import load_accounts
+
+            accounts = load_accounts(args.accounts)
         room = Room(args.broker or "mqtt://127.0.0.1:1883", args.room or "club", boards, args.record,
-                    args.event, out)
+                    args.event, out, accounts=accounts, ca=getattr(args, "broker_ca", None))
     except (RoomError, _BrokerError) as exc:
         sys.stderr.write("pipboard room: %s\n" % exc)
         return 2
@@ -532,7 +662,8 @@ def run(args, out=sys.stdout):
             from pipboard.roompage import RoomPage
 
             try:
-                page = RoomPage(room.broker.url, room.room, args.host, args.http_port)
+                page = RoomPage(room.broker.url, room.room, args.host, args.http_port,
+                                ca=getattr(args, "broker_ca", None), **room.account("room"))
             except OSError as exc:
                 sys.stderr.write("pipboard room: the room page cannot listen on port %d: %s\n"
                                  % (args.http_port, exc))

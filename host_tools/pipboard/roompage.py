@@ -53,12 +53,15 @@ class _Board:
 class RoomWatcher:
     """A room subscriber (see module doc); ``boards`` maps a board's name to its state."""
 
-    def __init__(self, broker_url, room, on_change=None, name="pipboard-watch"):
+    def __init__(self, broker_url, room, on_change=None, name="pipboard-watch", **account):
+        """``account``: ``username``, ``password`` (and ``ca``) on a broker with accounts: the room's own to ask
+        for resyncs; a spectator's reads only, and a gap then waits for the next snapshot."""
         self.room = room
         self.boards = {}
         self.lock = threading.RLock()
         self.on_change = on_change
-        self.link = BrokerLink(broker_url, name, on_connect=self._on_connect, on_message=self._on_message)
+        self.link = BrokerLink(broker_url, name, on_connect=self._on_connect, on_message=self._on_message,
+                               **account)
         self.running = True
         self.thread = threading.Thread(target=self._watch_gaps, name="room-watch", daemon=True)
 
@@ -224,10 +227,10 @@ def stacks_of(position_id, mover, variant=None):
 class RoomPage:
     """The room page's web server (see module doc), fed by its own ``RoomWatcher``."""
 
-    def __init__(self, broker_url, room, host="127.0.0.1", port=8780):
+    def __init__(self, broker_url, room, host="127.0.0.1", port=8780, **account):
         self.listeners = []
         self.listeners_lock = threading.Lock()
-        self.watcher = RoomWatcher(broker_url, room, on_change=self._changed, name="pipboard-page")
+        self.watcher = RoomWatcher(broker_url, room, on_change=self._changed, name="pipboard-page", **account)
         self.http = ThreadingHTTPServer((host, port), _handler_for(self))
         self.http.daemon_threads = True
         threading.Thread(target=self.http.serve_forever, name="room-page", daemon=True).start()

@@ -8,6 +8,9 @@ board makes goes out on the protocol at once, as on a real board. The room's
 tests, its benchmark and ``pipboard room --demo`` use it; ``target`` is the
 link target (``sim:HOST:PORT``) a room bridges.
 
+With ``done_at_end`` the players press DONE at once when the match ends
+(the board starts a new match; otherwise it stays at the match's end).
+
 ``SimTable(player=False)`` serves the board without hands: another program
 (``pipboard remote``'s tests) plays it through the protocol.
 """
@@ -28,6 +31,7 @@ class _TableBoard(SimBoard):
     """A SimBoard whose every step of virtual time is taken under the table's lock and flushed as events."""
 
     table = None
+    stay_over = True  # False: the players press DONE at once at the match's end (a new match starts)
 
     def advance(self, ms):
         table = self.table
@@ -41,7 +45,7 @@ class _TableBoard(SimBoard):
     def press(self, name, player=None):
         from pipcore.names import MATCH_OVER
 
-        if name == "DONE" and self.app is not None and self.ctl.phase == MATCH_OVER:
+        if name == "DONE" and self.stay_over and self.app is not None and self.ctl.phase == MATCH_OVER:
             return  # the players leave the table at the end of the match: it stays over for the room
         SimBoard.press(self, name, player)
 
@@ -66,7 +70,7 @@ class SimTable:
     """A simulated board on a loopback TCP port, optionally with hands that play a match."""
 
     def __init__(self, seed=1, match_length=3, pace_s=0.05, test_mode=False, player=True, host="127.0.0.1",
-                 port=0, double_rate=0.03):
+                 port=0, double_rate=0.03, done_at_end=False):
         from pipcore.bridge import AppBridge
 
         options = {"matchLength": match_length}
@@ -74,6 +78,7 @@ class SimTable:
         self.bridge = AppBridge(_TableApp(self.board))
         self.host = hub.BoardHost(self.bridge, test_mode=test_mode)
         self.board.table = self
+        self.board.stay_over = not done_at_end
         self.server = hub.serve(self.host, host, port)
         self.target = "sim:%s:%d" % self.server.server_address[:2]
         self.pace_s = pace_s
