@@ -249,10 +249,15 @@ def deploy_test_mode(port, out=sys.stdout, timeout=GAME_START_TIMEOUT):
     start, which builds its saves, takes longer than deploy waits); returns the hello."""
     from pipboard.deploy import DeployError, deploy
 
-    try:
-        deploy(port, test_mode=True, out=out, check_hello=False)
-    except DeployError as exc:
-        raise PicoError("deploy failed: %s" % exc)
+    for attempt in (1, 2):
+        try:
+            deploy(port, test_mode=True, out=out, check_hello=False)
+            break
+        except (DeployError, OSError) as exc:  # OSError: the board restarted under mpremote (its game starting)
+            if attempt == 2:
+                raise PicoError("deploy failed: %s" % exc)
+            out.write("deploy failed (%s); once more when the board answers\n" % exc)
+            wait_answering(port, BOOT_TIMEOUT)
     hello = wait_for_game(port, timeout)
     if not hello.get("test_mode"):
         raise PicoError("the board on %s did not start in test mode after deploy --test" % port)
@@ -344,8 +349,8 @@ def parse_output(lines):
         text = line.strip()
         if not text or text.startswith("RESULT:"):
             continue
-        if text.endswith(" PASS") or text.endswith(" FAIL"):
-            budgets.append((text, text.endswith(" PASS")))
+        if text.endswith((" PASS", " FAIL")) or text.startswith(("PASS ", "FAIL ")):  # (the first form, or pipbench's)
+            budgets.append((text, not (text.endswith(" FAIL") or text.startswith("FAIL "))))
         else:
             figures.append(text)
     content = [line.strip() for line in lines if line.strip()]
@@ -365,13 +370,18 @@ def mpremote_command():
     return [sys.executable, "-m", "mpremote"]
 
 
-def run_script(port, path, timeout=SCRIPT_TIMEOUT, echo=None, mpremote=None):
+QUICK_FLAG = "import builtins; builtins.PIPBOARD_QUICK = True"
+
+
+def run_script(port, path, timeout=SCRIPT_TIMEOUT, echo=None, mpremote=None, quick=False):
     """Run ``path`` on the board at ``port`` (at the REPL) with ``mpremote run``; returns a ScriptResult.
 
     ``echo(line)`` sees each line as it comes (a maker watching a slow script). After ``timeout``
-    seconds mpremote is interrupted (it sends Ctrl-C to the board), then killed.
+    seconds mpremote is interrupted (it sends Ctrl-C to the board), then killed. ``quick``: the name
+    ``PIPBOARD_QUICK`` is defined (True) for the script, which may then run only its fast cases
+    (mpremote's soft reset at the start of each session forgets it again).
     """
-    cmd = (mpremote or mpremote_command()) + ["connect", port, "run", path]
+    cmd = (mpremote or mpremote_command()) + ["connect", port] + (["exec", QUICK_FLAG] if quick else []) + ["run", path]
     started = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
