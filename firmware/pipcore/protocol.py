@@ -135,8 +135,10 @@ _COMMANDS = {
     "repl": {},
     "self_test": {"action": (_STR, False)},
     "advance": {"ms": (_INT, True)},
+    "reset": {"how": (_STR, False)},
 }
-TEST_ONLY = ("set_dice", "inject", "advance")
+TEST_ONLY = ("set_dice", "inject", "advance", "reset")
+RESET_KINDS = ("power", "watchdog")
 MAX_ADVANCE_MS = const(86400000)  # one "advance" jumps at most a day
 COMMANDS = tuple(sorted(_COMMANDS))
 
@@ -237,6 +239,8 @@ class ProtocolHandler:
         self.errors = 0
         self.can_repl = False  # HostLink (the Pico's USB port) sets it; the simulator has no REPL
         self.repl_requested = False  # a host asked for the REPL: the loop stops after this reply
+        self.can_reset = False  # test mode's "reset": main.py (the Pico) and the simulator act on it
+        self.reset_requested = None  # "power" or "watchdog": the loop's owner acts after this reply
 
     # -- input ------------------------------------------------------------
     def feed(self, data):
@@ -324,9 +328,12 @@ class ProtocolHandler:
 
     # -- commands ---------------------------------------------------------
     def _cmd_ping(self, msg):
-        if "data" in msg:
-            return {"pong": msg["data"]}
-        return {"pong": True}
+        reply = {"pong": msg["data"] if "data" in msg else True}
+        if self.test_mode:  # the free heap after a collection (None where the runtime has no such figure)
+            gc.collect()
+            free = getattr(gc, "mem_free", None)
+            reply["mem_free"] = free() if free is not None else None
+        return reply
 
     def _cmd_hello(self, msg):
         reply = self.hello()
@@ -482,6 +489,15 @@ class ProtocolHandler:
                              "of its own)")
         self.repl_requested = True
         return {"repl": "the game stops and the board restarts without it: the REPL is free in about 2 s"}
+
+    def _cmd_reset(self, msg):
+        how = msg.get("how", "power")
+        if how not in RESET_KINDS:
+            raise ProtocolError(E_BAD_ARGS, "reset: how must be one of %s" % ", ".join(RESET_KINDS))
+        if not self.can_reset:
+            raise ValueError("this board cannot be reset by the host")
+        self.reset_requested = how
+        return {"reset": how}
 
     def _cmd_inject(self, msg):
         kind = msg["kind"]
