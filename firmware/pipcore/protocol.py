@@ -241,22 +241,41 @@ class ProtocolHandler:
         self.repl_requested = False  # a host asked for the REPL: the loop stops after this reply
         self.can_reset = False  # test mode's "reset": main.py (the Pico) and the simulator act on it
         self.reset_requested = None  # "power" or "watchdog": the loop's owner acts after this reply
+=======
+        # HostLink sets it: a whole frame is kept in ``waiting`` and answered from the main loop's own level
+        # (``answer``), as deep as a button press, not from inside the byte pump (the Pico's C stack is 8 KB)
+        self.deferred = False
+        self.waiting = None
 
     # -- input ------------------------------------------------------------
     def feed(self, data):
         """Take raw bytes from the link; replies go out through ``write``.
 
         Returns True once a host asked for the REPL (the caller stops reading:
-        what follows is for the REPL).
+        what follows is for the REPL), and, when ``deferred``, as soon as a
+        whole frame waits in ``waiting`` (the caller answers it, then feeds
+        the next bytes: the frame is a view of the reader's buffer).
         """
         self.reader.feed(data, self._on_frame)
-        return self.repl_requested
+        return self.repl_requested or self.waiting is not None
 
     def handle_line(self, line):
         """Handle one complete frame (bytes without the newline)."""
-        self.on_frame(memoryview(line) if line else None)
+        self.answer(memoryview(line) if line else None)
 
     def on_frame(self, frame):
+        if self.deferred:
+            self.waiting = frame if frame is not None else b""  # (b"": the frame that was too long)
+            return
+        self.answer(frame)
+
+    def answer(self, frame):
+        """Decode, check and run one frame, and send its one reply (``frame`` None: it was too long).
+
+        The command runs from here, not from a chain of helpers: with the
+        byte pump above it (HostLink.poll) it is as deep on the Pico's C
+        stack as a button press (tests/pico/depth.py measures both).
+        """
         self.frames += 1
         request_id = None
         try:
@@ -268,7 +287,7 @@ class ProtocolHandler:
                 request_id = None
                 raise ProtocolError(E_BAD_FRAME, "id must be an integer or a string of at most %d characters"
                                     % _MAX_ID_TEXT)
-            result = self.dispatch(msg)
+            result = self.command(msg)(msg)
         except ProtocolError as exc:
             self._send_error(request_id, exc.code, exc.message)
             return
@@ -304,6 +323,10 @@ class ProtocolHandler:
 
     def dispatch(self, msg):
         """Validate a decoded frame and run its command; returns the reply fields."""
+        return self.command(msg)(msg)
+
+    def command(self, msg):
+        """Validate a decoded frame; returns its command's method (``_cmd_NAME``, called with ``msg``)."""
         cmd = msg.get("cmd")
         if type(cmd) is not str:
             raise ProtocolError(E_BAD_FRAME, 'a frame needs "cmd": the command name as a string')
@@ -324,7 +347,7 @@ class ProtocolHandler:
                 raise ProtocolError(E_BAD_ARGS, "%s needs %r" % (cmd, key))
         if cmd in TEST_ONLY and not self.test_mode:
             raise ProtocolError(E_TEST_ONLY, "%s works only when the board was started in test mode" % cmd)
-        return getattr(self, "_cmd_" + cmd)(msg)
+        return getattr(self, "_cmd_" + cmd)
 
     # -- commands ---------------------------------------------------------
     def _cmd_ping(self, msg):
