@@ -241,7 +241,6 @@ class ProtocolHandler:
         self.repl_requested = False  # a host asked for the REPL: the loop stops after this reply
         self.can_reset = False  # test mode's "reset": main.py (the Pico) and the simulator act on it
         self.reset_requested = None  # "power" or "watchdog": the loop's owner acts after this reply
-=======
         # HostLink sets it: a whole frame is kept in ``waiting`` and answered from the main loop's own level
         # (``answer``), as deep as a button press, not from inside the byte pump (the Pico's C stack is 8 KB)
         self.deferred = False
