@@ -445,7 +445,7 @@ class TablePlayer:
     def reset(self):
         """Cut the power (or hang the loop: the watchdog bites) mid-turn; the board must come back where the
         last save left it, and sense the hands' checkers again."""
-        how = "watchdog" if self.watchdog else "power"
+        how = "watchdog" if self.watchdog and self.figures["resets"] % 2 == 0 else "power"  # (they alternate)
         self.request("reset", how=how)
         self.figures["resets"] += 1
         if self.serial:
@@ -535,14 +535,15 @@ def play_games(link, games, seed=1, options=None, log=print, resets=0, watchdog=
     """Play ``games`` whole games on the board behind ``link`` (test mode); returns the figures (a dict).
 
     ``options`` None: the menu's option sets in turn (``OPTION_SETS``), each as a match; else every match
-    with these options (of ``variant``). ``resets``: about that many power cuts (``watchdog``: hung loops the
-    watchdog restarts) in the middle of turns, spread over the games.
+    with these options (of ``variant``). ``resets``: about that many power cuts (``watchdog``: every other one a hung
+    loop the watchdog restarts) in the middle of turns, spread over the games.
     """
     rng = random.Random(seed)
     sets = OPTION_SETS if options is None else ((variant, options),)
     player = TablePlayer(link, rng, log, watchdog=watchdog, **rates)
     player.reset_rate = min(1.0, resets / (games * 25.0)) if resets else 0.0
     started = time.monotonic()
+    player.reinject()  # the hands start from an empty board: whatever the board sensed before is taken off
     n = 0
     while player.figures["games"] < games:
         var, opts = sets[n % len(sets)]
@@ -584,7 +585,8 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--resets", type=int, default=0, help="power cuts in the middle of turns (about)")
-    parser.add_argument("--watchdog", action="store_true", help="the resets hang the loop: the watchdog bites")
+    parser.add_argument("--watchdog", action="store_true",
+                        help="every other reset hangs the loop: the watchdog bites")
     parser.add_argument("--roll-buttons", metavar="FILE",
                         help="roll with the emulated Pico's physical button (its PICO_BUTTONS file)")
     parser.add_argument("--quiet", action="store_true", help="only the problems and the figures")
