@@ -29,6 +29,7 @@ match; a game that desyncs ends its match (a new match starts).
     python -m pipboard.tableplayer --port sim --games 4 --resets 2
 """
 
+import os
 import random
 import time
 
@@ -76,8 +77,9 @@ class TablePlayer:
     """One player for both sides, on one board (a ``pipboard.link.Link`` in test mode)."""
 
     def __init__(self, link, rng=None, log=print, illegal_rate=0.08, double_rate=0.08, resign_rate=0.01,
-                 reset_rate=0.0, watchdog=False, wait_s=None):
+                 reset_rate=0.0, watchdog=False, wait_s=None, roll_button=None):
         self.link = link
+        self.roll_button = roll_button  # (player): the board's own roll button pressed outside the protocol
         self.rng = rng or random.Random(1)
         self.log = log or (lambda text: None)
         self.illegal_rate = illegal_rate
@@ -111,6 +113,12 @@ class TablePlayer:
 
     def press(self, button, player=0, kind=SHORT):
         self.request("inject", kind="press", index=button + (SIDE * player if button < 4 else 0), value=kind)
+
+    def press_roll(self, player):
+        if self.roll_button is not None:
+            self.roll_button(player)
+        else:
+            self.press(ROLL, player)
 
     def put(self, loc, count):
         self.counts[loc] = count
@@ -230,7 +238,7 @@ class TablePlayer:
         rng = self.rng
         if source == "fair":
             before = self.snapshot().get("fair", {}).get("rolls")
-            self.press(ROLL, player)
+            self.press_roll(player)
             deadline = time.monotonic() + self.wait_s
             while True:
                 snap = self.snapshot()
@@ -253,7 +261,7 @@ class TablePlayer:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             if source == "electronic":
                 self.request("set_dice", dice=list(dice))
-                self.press(ROLL, player)
+                self.press_roll(player)
             else:  # physical: roll opens the entry, double steps die A, take die B, roll confirms
                 self.press(ROLL, player)
                 for _ in range(dice[0]):
@@ -437,7 +445,7 @@ class TablePlayer:
     def reset(self):
         """Cut the power (or hang the loop: the watchdog bites) mid-turn; the board must come back where the
         last save left it, and sense the hands' checkers again."""
-        how = "watchdog" if self.watchdog else "power"
+        how = "watchdog" if self.watchdog and self.figures["resets"] % 2 == 0 else "power"  # (they alternate)
         self.request("reset", how=how)
         self.figures["resets"] += 1
         if self.serial:
@@ -507,19 +515,35 @@ def _colour(player):
     return "white" if player == 0 else "black"
 
 
+def emulator_buttons(path, hold_s=0.3):
+    """A ``roll_button`` for the emulated Pico (``PICO_BUTTONS`` file, /tmp/rp2emu/README.md): the side's
+    physical roll button pressed and released, as a hand does (the protocol's own presses reach the roll
+    through a deeper path: docs/protocol.md)."""
+    import json
+
+    def press(player):
+        for pressed in ([ROLL + SIDE * player], []):
+            with open(path + ".tmp", "w") as f:
+                json.dump(pressed, f)
+            os.replace(path + ".tmp", path)
+            time.sleep(hold_s)
+    return press
+
+
 def play_games(link, games, seed=1, options=None, log=print, resets=0, watchdog=False, variant="backgammon",
                **rates):
     """Play ``games`` whole games on the board behind ``link`` (test mode); returns the figures (a dict).
 
     ``options`` None: the menu's option sets in turn (``OPTION_SETS``), each as a match; else every match
-    with these options (of ``variant``). ``resets``: about that many power cuts (``watchdog``: hung loops the
-    watchdog restarts) in the middle of turns, spread over the games.
+    with these options (of ``variant``). ``resets``: about that many power cuts (``watchdog``: every other one a hung
+    loop the watchdog restarts) in the middle of turns, spread over the games.
     """
     rng = random.Random(seed)
     sets = OPTION_SETS if options is None else ((variant, options),)
     player = TablePlayer(link, rng, log, watchdog=watchdog, **rates)
     player.reset_rate = min(1.0, resets / (games * 25.0)) if resets else 0.0
     started = time.monotonic()
+    player.reinject()  # the hands start from an empty board: whatever the board sensed before is taken off
     n = 0
     while player.figures["games"] < games:
         var, opts = sets[n % len(sets)]
@@ -561,7 +585,10 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--resets", type=int, default=0, help="power cuts in the middle of turns (about)")
-    parser.add_argument("--watchdog", action="store_true", help="the resets hang the loop: the watchdog bites")
+    parser.add_argument("--watchdog", action="store_true",
+                        help="every other reset hangs the loop: the watchdog bites")
+    parser.add_argument("--roll-buttons", metavar="FILE",
+                        help="roll with the emulated Pico's physical button (its PICO_BUTTONS file)")
     parser.add_argument("--quiet", action="store_true", help="only the problems and the figures")
     parser.add_argument("--commands", action="store_true", help="every protocol command instead (pipboard.commandtable)")
     args = parser.parse_args(argv)
@@ -576,7 +603,9 @@ def main(argv=None):
             return 0 if all(row[2].startswith("ok") for row in rows) else 1
         log = (lambda text: text.startswith(("INTERNAL", "DESYNC", "ACCEPT", "REFUSE")) and print(text)) \
             if args.quiet else print
-        figures = play_games(link, args.games, args.seed, log=log, resets=args.resets, watchdog=args.watchdog)
+        hook = emulator_buttons(args.roll_buttons) if args.roll_buttons else None
+        figures = play_games(link, args.games, args.seed, log=log, resets=args.resets, watchdog=args.watchdog,
+                             roll_button=hook)
     print(summary(figures))
     bad = figures["internal"] + figures["faults"] + figures["desyncs"] + figures["wrong_accepts"] + \
         figures["wrong_refusals"]
