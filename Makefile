@@ -9,7 +9,7 @@ PIPBOARD := $(VENV)/bin/pipboard
 APT_PACKAGES := gnubg chromium nodejs npm mosquitto
 PYTHON  ?= python3
 
-.PHONY: all setup test soak bench sim deploy lint clean
+.PHONY: all setup test soak bench sim deploy lint clean pico
 
 all: test
 
@@ -43,7 +43,7 @@ setup: $(VENV)/.stamp-pip node_modules/.stamp
 
 # -- everyday commands ---------------------------------------------------
 test: setup
-	$(PYTEST) -q -n auto -m "not soak" -p no:cacheprovider tests
+	$(PYTEST) -q -n auto -m "not soak and not pico" -p no:cacheprovider tests
 
 soak: setup
 	$(PYTEST) -q -n auto -m soak -p no:cacheprovider tests
@@ -55,6 +55,14 @@ bench: setup
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind >/dev/null; }
 	@failed=""; for b in tests/bench/bench_*.py; do echo "== $$b"; $(PY) $$b || failed="$$failed $$b"; done; \
 	if [ -n "$$failed" ]; then echo "over budget or broken:$$failed"; exit 1; fi
+
+# The firmware measured on a Pico (tests/README.md, "On a Pico"): deploy in test mode, every tests/pico
+# script, whole games through the protocol, one table. PORT=/dev/ttyACM0: a Pico on USB; else the emulated
+# Pico of PIPBOARD_RP2EMU, or of ../shared/tools/rp2emu beside the clone; else the Pico found on USB.
+# QUICK=1: CI's short set. CHECK_ARGS: more options of `pipboard check` (--games N, --seed S, --scripts ...).
+RP2EMU ?= $(or $(PIPBOARD_RP2EMU),$(wildcard $(abspath ../shared/tools/rp2emu)))
+pico: setup
+	$(PIPBOARD) check $(if $(PORT),--port $(PORT),$(if $(RP2EMU),--rp2emu $(RP2EMU))) $(if $(QUICK),--quick) $(CHECK_ARGS)
 
 sim: setup
 	$(PIPBOARD) sim

@@ -99,6 +99,12 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
                 say("hardware fault: " + problem)
         if host.repl_requested:
             return now
+        how = host.handler.reset_requested
+        if how:  # test mode's "reset" command: a power cut (``run`` resets the chip) or a hung loop
+            sleep_ms(100)  # (its reply leaves the USB buffer first)
+            while how == "watchdog":
+                sleep_ms(100)  # the loop hangs, the watchdog is not fed: it restarts the board
+            return now
         if mem_free() < LOW_MEMORY:
             gc.collect()
         sleep_ms(1)
@@ -128,6 +134,7 @@ def run(machine=None, micropython=None, board_pins=None, clock=None, mem_free=No
     app = App(hw)
     host = HostLink(app, FIRMWARE_VERSION)  # protocol over USB serial beside the REPL
     host.handler.geometry = geometry_summary()
+    host.handler.can_reset = True  # test mode's "reset": a power cut or a hung loop, on the host's request
     host.handler.announce()
     micropython.kbd_intr(-1)  # no byte on the line (0x03 included) interrupts the game
     try:
@@ -135,6 +142,9 @@ def run(machine=None, micropython=None, board_pins=None, clock=None, mem_free=No
     finally:
         micropython.kbd_intr(3)
         hw.pixels.deinit()  # LEDs off
+    if host.handler.reset_requested:
+        machine.reset()  # test mode: as a power cut, the board starts again from its save
+        return "reset"
     # the deliberate hand-over: the watchdog cannot be stopped, so restart without the game
     say("game stopped: a host asked for the REPL. Restarting without the game.")
     with open(REPL_FLAG, "w") as f:

@@ -58,6 +58,7 @@ else:
 
 
 failures = 0
+failed = []  # the names of the failed budgets
 
 
 def best_us(func, arg=None, batch_us=2000, repeats=0):
@@ -121,11 +122,13 @@ def pico_us(us, kind):
 
 
 def verdict(ok, text):
-    """One ``PASS``/``FAIL`` line; FAILs are counted in ``failures``."""
+    """One budgeted figure: ``text`` then `` PASS`` or `` FAIL`` on one line (tools read the last word);
+    FAILs are counted in ``failures`` and named on the RESULT line."""
     global failures
     if not ok:
         failures += 1
-    print("%s %s" % ("PASS" if ok else "FAIL", text))
+        failed.append(text.split(":")[0])
+    print("%s %s" % (text, "PASS" if ok else "FAIL"))
     return ok
 
 
@@ -144,7 +147,10 @@ def check_bytes(name, used, budget):
 
 
 def finish():
-    """The last line; exits 1 when a budget failed (``make bench`` reads the exit code)."""
+    """The last lines: the host and failure count, then ``RESULT: PASS`` or ``RESULT: FAIL (what failed)``
+    (a script that ends without it counts as failed); exits 1 when a budget failed."""
     print("host=%s failures=%d" % (HOST, failures))
     if failures:
+        print("RESULT: FAIL (%s)" % ", ".join(failed))
         sys.exit(1)
+    print("RESULT: PASS")

@@ -323,10 +323,9 @@ class App:
             elif name:
                 self.step(("button", name), now)
 
-    def press(self, button, kind, now):
-        """Physical button ``button`` (0..9) pressed short (``kind`` 1) or held (2), as the loop reads it: the
-        protocol's ``inject`` ``press`` (test mode)."""
-        self._button(button, kind, now)
+    # physical button ``button`` (0..9) pressed short (``kind`` 1) or held (2), as the loop reads it: the
+    # protocol's ``inject`` ``press`` (test mode); the same function, so as deep as a press on the C stack
+    press = _button
 
     def step(self, event, now, refusals=False):
         """Step the controller with one event and carry out what it asks (roll, save).

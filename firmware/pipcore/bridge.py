@@ -133,13 +133,9 @@ class AppBridge:
             return self.events.pop(0)
         return None
 
-    def _step(self, event):
-        app = self.app
-        if hasattr(app, "event"):
-            app.event(event, self.now)
-        else:
-            app.ctl.step(event, self.now)
-        self._changes()
+    # The host's events go to ``app.event`` straight from each command (no helper between): a command
+    # answered from the main loop (pipdrivers.usb_serial.HostLink) then steps the controller as deep on the
+    # Pico's C stack as a button press does (tests/pico/depth.py).
 
     # -- the protocol seam ----------------------------------------------------
     def snapshot(self):
@@ -217,7 +213,7 @@ class AppBridge:
             if sensors is not None:
                 ctl.step(("board", sensors.counts), self.now)
         if self.injected is not None:  # test mode: the injected readings are what the board senses
-            self._step(("board", self.injected))
+            self.app.event(("board", self.injected), self.now)
         self._changes()
 
     def set_position(self, position_id, match_id):
@@ -229,21 +225,26 @@ class AppBridge:
             state = decode_match_id(match_id)  # checked already by the handler
             mover = state.on_roll
             dice = state.dice if state.dice[0] else None
-        self._step(("load", position_id, mover, dice, match_id))
+        self.app.event(("load", position_id, mover, dice, match_id), self.now)
+        self._changes()
 
     def show_play(self, play):
-        self._step(("host_play", play))
+        self.app.event(("host_play", play), self.now)
+        self._changes()
 
     def show_cube(self, action):
-        self._step(("button", action.upper()))
+        self.app.event(("button", action.upper()), self.now)
+        self._changes()
 
     def roll(self):
-        self._step(("button", "ROLL"))
+        self.app.event(("button", "ROLL"), self.now)
+        self._changes()
 
     def resign(self, player, action, level):
         """A host's resignation: ``player`` offers (``level`` 1..3), accepts, declines or withdraws; the reply
         says what waits now (the offer, or None) and the phase (``game-over`` after an accepted one)."""
-        self._step(("resign", player, action, level))
+        self.app.event(("resign", player, action, level), self.now)
+        self._changes()
         pending = self.app.ctl.pending
         d = pending.display if pending is not None else ()
         offer = {"player": d[1], "level": d[2], "points": d[3]} if d and d[0] == "resign" else None
@@ -252,7 +253,8 @@ class AppBridge:
     def coach(self, player, segments, level, loss, text):
         from pipcore.coaching import RATINGS, panel_pips
 
-        self._step(("coach", player, segments, level, panel_pips(loss), text))
+        self.app.event(("coach", player, segments, level, panel_pips(loss), text), self.now)
+        self._changes()
         self._push({"event": "coach", "player": player, "rating": RATINGS[level], "loss": loss, "text": text})
         return self.app.ctl.coach is not None
 
@@ -337,14 +339,15 @@ class AppBridge:
         if fn is None:
             raise ValueError("this board's time cannot be advanced")
         fn(ms)
-        self.poll(self.now)  # the board sees the jump now: a clock that ran out falls before the reply
+        self.app.poll(self.now)  # the board sees the jump now: a clock that ran out falls before the reply
+        self._changes()
 
     def inject(self, kind, index, value, player=None):
         app = self.app
         if kind == "press":  # a physical button, as the players press it (the menu, the self-test)
             if index >= 10:
                 raise ValueError("button index %d out of range (0..9)" % index)
-            app.press(index, value, self.now)
+            app.press(index, value, self.now)  # (App.press is App._button: no frame between)
             self._changes()
             return
         if kind == "switch":  # the simulator's twin only: a real board's switches stay what they are
@@ -361,7 +364,9 @@ class AppBridge:
             if index >= len(BUTTONS):
                 raise ValueError("button index %d out of range (0..%d)" % (index, len(BUTTONS) - 1))
             if value:
-                self._step(("button", BUTTONS[index]) if player is None else ("button", BUTTONS[index], player))
+                name = BUTTONS[index]
+                self.app.event(("button", name) if player is None else ("button", name, player), self.now)
+                self._changes()
             return
         counts = self.injected  # injected readings stay what the board senses (a new game included)
         if counts is None:
@@ -371,4 +376,5 @@ class AppBridge:
         if index >= len(counts):
             raise ValueError("location %d out of range (0..%d)" % (index, len(counts) - 1))
         counts[index] = value
-        self._step(("board", counts))
+        self.app.event(("board", counts), self.now)
+        self._changes()

@@ -1,6 +1,9 @@
 """A long-nardy turn checking a typed play, and read by hands: part of ``pipcore.nardy.Turn``.
 
-``ChecksAndSteps`` holds why a single move is refused (``move_error``), the
+``ChecksAndSteps`` holds the search of another legal order for a double's
+moves when the canonical one meets a forbidden block (``_legal_order``, the
+generator's rare path), whether a position is a legal result
+(``is_complete``), why a single move is refused (``move_error``), the
 check of a play typed in notation (``check``), and the single moves still to
 make part-way through the turn (``steps``: the board's guidance as hands
 move). ``pipcore.nardy`` has the rules and the generator, and imports this
@@ -15,6 +18,39 @@ from pipcore.position import CHECKERS
 
 class ChecksAndSteps:
     """The checks and the step tables of ``pipcore.nardy.Turn`` (see there)."""
+
+    # -- the block rule's orders, and results ------------------------------
+    def _legal_order(self, sources):
+        """An order of the double's moves ``sources`` that keeps every
+        intermediate position free of forbidden blocks, or None."""
+        saved = self._m
+        saved_outside = self._outside
+        found = None
+        for order in orders(sources):
+            self._m = bytearray(self._start)
+            self._outside = _count_outside(self._m)
+            ok = True
+            for s in order:
+                if self._play(s, self.high, True) < 0:
+                    ok = False
+                    break
+            if ok:
+                found = order
+                break
+        self._m = saved
+        self._outside = saved_outside
+        return found
+
+    def _keys(self):
+        if self._result_keys is None:
+            self._result_keys = set(bytes(self.result(c).me) for c in self.plays)
+        return self._result_keys
+
+    def is_complete(self, position):
+        """True when ``position`` is the result of a legal play of this turn."""
+        if bytes(position.opp) != bytes(self.position.opp):
+            return False
+        return bytes(position.me) in self._keys()
 
     # -- checking a proposed play -------------------------------------------
     def move_error(self, position, s, d):

@@ -135,8 +135,10 @@ _COMMANDS = {
     "repl": {},
     "self_test": {"action": (_STR, False)},
     "advance": {"ms": (_INT, True)},
+    "reset": {"how": (_STR, False)},
 }
-TEST_ONLY = ("set_dice", "inject", "advance")
+TEST_ONLY = ("set_dice", "inject", "advance", "reset")
+RESET_KINDS = ("power", "watchdog")
 MAX_ADVANCE_MS = const(86400000)  # one "advance" jumps at most a day
 COMMANDS = tuple(sorted(_COMMANDS))
 
@@ -237,22 +239,42 @@ class ProtocolHandler:
         self.errors = 0
         self.can_repl = False  # HostLink (the Pico's USB port) sets it; the simulator has no REPL
         self.repl_requested = False  # a host asked for the REPL: the loop stops after this reply
+        self.can_reset = False  # test mode's "reset": main.py (the Pico) and the simulator act on it
+        self.reset_requested = None  # "power" or "watchdog": the loop's owner acts after this reply
+        # HostLink sets it: a whole frame is kept in ``waiting`` and answered from the main loop's own level
+        # (``answer``), as deep as a button press, not from inside the byte pump (the Pico's C stack is 8 KB)
+        self.deferred = False
+        self.waiting = None
 
     # -- input ------------------------------------------------------------
     def feed(self, data):
         """Take raw bytes from the link; replies go out through ``write``.
 
         Returns True once a host asked for the REPL (the caller stops reading:
-        what follows is for the REPL).
+        what follows is for the REPL), and, when ``deferred``, as soon as a
+        whole frame waits in ``waiting`` (the caller answers it, then feeds
+        the next bytes: the frame is a view of the reader's buffer).
         """
         self.reader.feed(data, self._on_frame)
-        return self.repl_requested
+        return self.repl_requested or self.waiting is not None
 
     def handle_line(self, line):
         """Handle one complete frame (bytes without the newline)."""
-        self.on_frame(memoryview(line) if line else None)
+        self.answer(memoryview(line) if line else None)
 
     def on_frame(self, frame):
+        if self.deferred:
+            self.waiting = frame if frame is not None else b""  # (b"": the frame that was too long)
+            return
+        self.answer(frame)
+
+    def answer(self, frame):
+        """Decode, check and run one frame, and send its one reply (``frame`` None: it was too long).
+
+        The command runs from here, not from a chain of helpers: with the
+        byte pump above it (HostLink.poll) it is as deep on the Pico's C
+        stack as a button press (tests/pico/depth.py measures both).
+        """
         self.frames += 1
         request_id = None
         try:
@@ -264,7 +286,7 @@ class ProtocolHandler:
                 request_id = None
                 raise ProtocolError(E_BAD_FRAME, "id must be an integer or a string of at most %d characters"
                                     % _MAX_ID_TEXT)
-            result = self.dispatch(msg)
+            result = self.command(msg)(msg)
         except ProtocolError as exc:
             self._send_error(request_id, exc.code, exc.message)
             return
@@ -300,6 +322,10 @@ class ProtocolHandler:
 
     def dispatch(self, msg):
         """Validate a decoded frame and run its command; returns the reply fields."""
+        return self.command(msg)(msg)
+
+    def command(self, msg):
+        """Validate a decoded frame; returns its command's method (``_cmd_NAME``, called with ``msg``)."""
         cmd = msg.get("cmd")
         if type(cmd) is not str:
             raise ProtocolError(E_BAD_FRAME, 'a frame needs "cmd": the command name as a string')
@@ -320,13 +346,16 @@ class ProtocolHandler:
                 raise ProtocolError(E_BAD_ARGS, "%s needs %r" % (cmd, key))
         if cmd in TEST_ONLY and not self.test_mode:
             raise ProtocolError(E_TEST_ONLY, "%s works only when the board was started in test mode" % cmd)
-        return getattr(self, "_cmd_" + cmd)(msg)
+        return getattr(self, "_cmd_" + cmd)
 
     # -- commands ---------------------------------------------------------
     def _cmd_ping(self, msg):
-        if "data" in msg:
-            return {"pong": msg["data"]}
-        return {"pong": True}
+        reply = {"pong": msg["data"] if "data" in msg else True}
+        if self.test_mode:  # the free heap after a collection (None where the runtime has no such figure)
+            gc.collect()
+            free = getattr(gc, "mem_free", None)
+            reply["mem_free"] = free() if free is not None else None
+        return reply
 
     def _cmd_hello(self, msg):
         reply = self.hello()
@@ -482,6 +511,15 @@ class ProtocolHandler:
                              "of its own)")
         self.repl_requested = True
         return {"repl": "the game stops and the board restarts without it: the REPL is free in about 2 s"}
+
+    def _cmd_reset(self, msg):
+        how = msg.get("how", "power")
+        if how not in RESET_KINDS:
+            raise ProtocolError(E_BAD_ARGS, "reset: how must be one of %s" % ", ".join(RESET_KINDS))
+        if not self.can_reset:
+            raise ValueError("this board cannot be reset by the host")
+        self.reset_requested = how
+        return {"reset": how}
 
     def _cmd_inject(self, msg):
         kind = msg["kind"]

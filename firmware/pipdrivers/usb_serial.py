@@ -105,6 +105,7 @@ class HostLink:
             test_mode = started_in_test_mode()
         self.handler = ProtocolHandler(self.bridge, self.serial.write, firmware_version, test_mode=test_mode)
         self.handler.can_repl = True  # this port is the REPL's: the "repl" command hands it over
+        self.handler.deferred = True  # whole frames wait for ``poll`` to answer them (see there)
         self._feed = self.handler.feed  # bound once: poll() runs every pass of the main loop
 
     @property
@@ -113,10 +114,29 @@ class HostLink:
         return self.handler.repl_requested
 
     def poll(self, now):
-        if self.serial.pump(self._feed) and self.handler.repl_requested:
-            return  # the REPL's turn: main.py stops the game
+        """One pass: the host's frames answered (up to ``_MAX_BYTES_PER_PUMP`` bytes), the app polled, its
+        events sent.
+
+        The pump stops at each whole frame and the frame is answered from
+        here, so a host's command steps the app as deep on the C stack as a
+        button press does (pump -> feed -> reader -> handler -> bridge -> app
+        was five frames deeper, past the Pico's 8 KB: issue 23).
+        """
+        handler = self.handler
+        pump = self.serial.pump
+        left = _MAX_BYTES_PER_PUMP
+        while left > 0:
+            n = pump(self._feed, left)
+            left -= n
+            frame = handler.waiting
+            if frame is None:
+                break
+            handler.waiting = None
+            handler.answer(frame if frame else None)  # (from here: no helper frame between; b"": too long)
+            if handler.repl_requested:
+                return  # the REPL's turn: main.py stops the game (the bytes after it are the REPL's)
         self.bridge.poll(now)
-        self.handler.poll()
+        handler.poll()
 
 
 test_mode_requested = started_in_test_mode  # the name main.py first used

@@ -52,6 +52,13 @@ def add_commands(sub):
     p.add_argument("--port", help="serial port (default: find the Pico by USB ID 2E8A:0005)")
     p.set_defaults(func=_cmd_repl)
 
+    p = sub.add_parser("check", help="measure the firmware on a Pico (on USB, or the emulated one): deploy in test "
+                       "mode, run every tests/pico script, play whole games, print one table (tests/README.md)")
+    from pipboard.check import add_arguments as add_check_arguments
+
+    add_check_arguments(p)
+    p.set_defaults(func=_cmd_check)
+
     p = sub.add_parser("monitor", help="mirror the game on a board or the simulator, live")
     _target_args(p)
     p.add_argument("--once", action="store_true", help="print the current state and exit")
@@ -133,6 +140,12 @@ def _cmd_repl(args):
     from pipboard.deploy import run_repl
 
     return run_repl(args)
+
+
+def _cmd_check(args):
+    from pipboard.check import run
+
+    return run(args)
 
 
 def _cmd_monitor(args):

@@ -213,6 +213,7 @@ class Link:
         self.next_id = 1
         self.hello_reply = None
         self.last_seq = None
+        self.target = None  # what ``open`` was given (``reopen`` uses it)
 
     @classmethod
     def open(cls, target=None, timeout=3.0, hello=True):
@@ -220,6 +221,7 @@ class Link:
         kind = parse_target(target)
         stream = _SocketStream(kind[1], kind[2], timeout) if kind[0] == "tcp" else _SerialStream(kind[1], timeout)
         link = cls(stream)
+        link.target = target
         if hello:
             try:
                 link.hello(timeout)
@@ -230,6 +232,16 @@ class Link:
 
     def close(self):
         self.stream.close()
+
+    def reopen(self, timeout=3.0):
+        """Connect again to the same board (after its reset: a Pico's port goes away and comes back); says
+        hello. Raises LinkError if it does not answer."""
+        self.stream.close()
+        kind = parse_target(self.target if self.target not in (None, "auto") else self.name)
+        self.stream = _SocketStream(kind[1], kind[2], timeout) if kind[0] == "tcp" else _SerialStream(kind[1], timeout)
+        self.pending = bytearray()
+        self.events.clear()
+        return self.hello(timeout)
 
     def __enter__(self):
         return self

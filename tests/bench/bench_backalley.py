@@ -22,8 +22,8 @@ def main():
     rc, _ = run_pico_script("bench_backalley.py")
     low = smallest_heap("bench_backalley.py", step=4096)
     ok = passes("bench_backalley.py", HEAP)
-    print("%s bench_backalley.py runs to the end with -X heapsize=%dk (smallest that passes: %s)"
-          % ("PASS" if ok else "FAIL", HEAP // 1024, "%dk" % (low // 1024) if low else "none up to 1 MB"))
+    print("bench_backalley.py runs to the end with -X heapsize=%dk (smallest that passes: %s) %s"
+          % (HEAP // 1024, "%dk" % (low // 1024) if low else "none up to 1 MB", "PASS" if ok else "FAIL"))
     return 1 if rc or not ok else 0
 
 

@@ -101,8 +101,8 @@ def main():
     # times in a heap like the board's (a collection sweeps the whole heap: a huge one would slow it)
     rc, out = run_pico_script(SCRIPT, heapsize=max(HEAP_BUDGET, (low or 0) * 5 // 4), echo=False)
     rc = judge(out, rc)
-    print("%s %s runs to the end with -X heapsize=%dk (the smallest heap that passes: %s)"
-          % ("PASS" if ok else "FAIL", SCRIPT, HEAP_BUDGET // 1024, "%dk" % (low // 1024) if low else "none"))
+    print("%s runs to the end with -X heapsize=%dk (the smallest heap that passes: %s) %s"
+          % (SCRIPT, HEAP_BUDGET // 1024, "%dk" % (low // 1024) if low else "none", "PASS" if ok else "FAIL"))
     try:
         rate, stats = sim_games_per_second()
         print("simulated board (CPython, the app on the driver twins): %.1f games/s (%d turns, %d power cuts)"

@@ -266,7 +266,7 @@ def gym_rate(cases):
 
 
 def verdict(ok, text):
-    print("%s %s" % ("PASS" if ok else "FAIL", text))
+    print("%s %s" % (text, "PASS" if ok else "FAIL"))
     return 0 if ok else 1
 
 

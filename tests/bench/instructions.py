@@ -78,25 +78,38 @@ def pico_ms(instructions, kind):
     return instructions * NS_PER_INSTRUCTION[kind] / 1e6
 
 
+def verdict_of(line):
+    """``(name, ok)`` of a budget line (``name: figure ... PASS`` or ``... FAIL``, the tests/pico scripts'
+    convention), or None for any other line."""
+    if line.endswith((" PASS", " FAIL")) and ":" in line:
+        return line.split(":")[0], line.endswith(" PASS")
+    return None
+
+
 def rejudge(lines, judged):
     """The Pico script's output ``lines`` with its verdicts on the budgets in ``judged`` ({the line's name,
     as before its colon: (Pico ms, how it was estimated, budget ms)}) replaced by those, each wall-clock
-    line kept beside marked "not the verdict", and its last line's failure count redone.
-    Returns (failures, lines)."""
+    line kept beside marked "not the verdict", and its last lines (the failure count, the RESULT line)
+    redone. Returns (failures, lines)."""
     out = []
-    failures = 0
+    failed = []
     for line in lines:
-        name = line[5:].split(":")[0]
-        if line.startswith(("PASS ", "FAIL ")) and name in judged:
+        found = verdict_of(line)
+        if found and found[0] in judged:
+            name = found[0]
             ms, how, budget = judged[name]
             ok = ms <= budget
-            failures += not ok
-            out.append("(wall clock, not the verdict: %s)" % line[5:])
-            out.append("%s %s: %.2f ms on the Pico (est. %s; budget %g ms)" % ("PASS" if ok else "FAIL", name, ms,
-                                                                               how, budget))
-        elif line.startswith("host="):
-            out.append("host=unix failures=%d" % failures)
+            out.append("(wall clock, not the verdict: %s)" % line[:-5])
+            out.append("%s: %.2f ms on the Pico (est. %s; budget %g ms) %s" % (name, ms, how, budget,
+                                                                               "PASS" if ok else "FAIL"))
+        elif line.startswith(("host=", "RESULT:")):
+            continue
         else:
             out.append(line)
-            failures += line.startswith("FAIL ")
-    return failures, out
+            ok = not found or found[1]
+            name = found[0] if found else ""
+        if not ok:
+            failed.append(name)
+    out.append("host=unix failures=%d" % len(failed))
+    out.append("RESULT: FAIL (%s)" % ", ".join(failed) if failed else "RESULT: PASS")
+    return len(failed), out

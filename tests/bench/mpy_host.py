@@ -115,13 +115,14 @@ def run_pico_script(name, args=(), heapsize=None, echo=True):
 def passes(name, heapsize, args=()):
     """Does the script run to the end (its ``finish()`` line, no traceback) in a heap of ``heapsize`` bytes?
 
-    Over-budget times (exit 1 with ``failures=N``) still count as running to the end; a fault
-    the app had to recover from on the way (``FAIL no fault recovered``) does not.
+    Over-budget times (exit 1, ``RESULT: FAIL (...)``) still count as running to the end; a fault
+    the app had to recover from on the way (its budget line ``no fault recovered ... FAIL``) does not.
     """
     proc = run_unix(os.path.join(PICO_DIR, name), args, heapsize)
     text = proc.stdout + proc.stderr
-    return (proc.returncode in (0, 1) and "failures=" in proc.stdout and "Traceback" not in text
-            and "FAIL no fault recovered" not in text)
+    lines = proc.stdout.splitlines()
+    return (proc.returncode in (0, 1) and bool(lines) and lines[-1].startswith("RESULT: ") and "Traceback" not in text
+            and not any(line.startswith("no fault recovered") and line.endswith(" FAIL") for line in lines))
 
 
 def smallest_heap(name, low=16 * 1024, high=1024 * 1024, step=1024, args=()):

@@ -1,24 +1,24 @@
-"""Long-nardy move generation timings and heap, per position and roll.
+"""Long-nardy move generation timings and heap, per position and roll: one line per case, PASS/FAIL per budget.
 
 Runs unchanged on a real Pico (firmware deployed at the filesystem root):
 
     mpremote run tests/pico/bench_nardy.py
 
-and under the WebAssembly MicroPython for `make bench` (tests/bench/bench_nardy.py
-runs it and multiplies by 20 for the Pico estimate). Each sample is one
-``nardy.Turn(position, roll)``: every legal play generated, O1/O2 applied.
+and under the unix MicroPython for `make bench` (tests/bench/bench_nardy.py), where
+``pipbench`` turns host times into Pico estimates (tests/bench/README.md). Each sample
+is one ``nardy.Turn(position, roll)``: every legal play generated, O1/O2 applied; its
+time is the best of a few short batches (3 on the Pico, whose timer is steady).
 
 Families: the opening from the head (first player, and the second player after
 the openings that trigger the head-rule exceptions), doubles in spread
 positions taken from random games (the costliest of 800), and typical
-positions (every roll). Prints one line per family
-``family samples median_us worst_us worst_case heap_bytes`` and a line
-``steps_us`` (one mid-turn ``steps()`` call in the costliest double).
+positions (every roll). Prints ``case FAMILY LABEL D1-D2 plays=N us=T heap=B`` per
+sample as it goes, a line per family, one ``steps()`` call part-way through the
+costliest double, then the budgets on the Pico: worst 150 ms, median 10 ms, 24 KB
+of heap per generation, and ``RESULT: PASS`` or ``RESULT: FAIL (...)``.
 """
 
-import gc
-import time
-
+from pipbench import best_us, check_bytes, check_ms, finish, heap_of
 from pipcore import nardy
 from pipcore.position import Position, decode_position_id
 
@@ -44,28 +44,8 @@ def second_player(opponent_me):
     return pos
 
 
-def timed(pos, dice, first):
-    """Microseconds per Turn (best of 2 runs of >= 20 ms) and heap bytes allocated."""
-    best = None
-    for _ in range(2):
-        gc.collect()
-        n = 0
-        t0 = time.ticks_ms()
-        while True:
-            nardy.Turn(pos, dice, first_turn=first)
-            n += 1
-            elapsed = time.ticks_diff(time.ticks_ms(), t0)
-            if elapsed >= 20:
-                break
-        us = elapsed * 1000 // n
-        best = us if best is None or us < best else best
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    nardy.Turn(pos, dice, first_turn=first)
-    heap = gc.mem_alloc() - before
-    gc.enable()
-    return best, heap
+def gen(args):
+    return nardy.Turn(args[0], args[1], first_turn=args[2])
 
 
 def family(name, samples):
@@ -73,15 +53,19 @@ def family(name, samples):
     worst = (0, "")
     heap = 0
     for label, pos, dice, first in samples:
-        us, h = timed(pos, dice, first)
+        args = (pos, dice, first)
+        us = best_us(gen, args)
+        h = heap_of(gen, args)
+        print("case %s %s %d-%d plays=%d us=%d heap=%d" % (name, label, dice[0], dice[1], len(gen(args).plays),
+                                                            us, h))
         times.append(us)
         if us > worst[0]:
             worst = (us, "%s %d-%d" % (label, dice[0], dice[1]))
         heap = max(heap, h)
     times.sort()
-    print("%s %d %d %d %s %d" % (name, len(times), times[len(times) // 2], worst[0],
-                                  worst[1].replace(" ", "_"), heap))
-    return times
+    print("family %s samples=%d median_us=%d worst_us=%d worst=%s heap=%d" % (
+        name, len(times), times[len(times) // 2], worst[0], worst[1].replace(" ", "_"), heap))
+    return times, worst, heap
 
 
 def main():
@@ -101,29 +85,34 @@ def main():
         pos = decode_position_id(pid)
         typical += [(pid, pos, dice, False) for dice in ROLLS]
     every = []
-    every += family("opening", opening)
-    every += family("doubles", doubles)
-    every += family("typical", typical)
+    worst = (0, "")
+    heap = 0
+    for name, samples in (("opening", opening), ("doubles", doubles), ("typical", typical)):
+        times, w, h = family(name, samples)
+        every += times
+        worst = max(worst, w)
+        heap = max(heap, h)
     every.sort()
-    print("all %d %d %d - 0" % (len(every), every[len(every) // 2], every[-1]))
+    print("all samples=%d median_us=%d worst_us=%d" % (len(every), every[len(every) // 2], every[-1]))
     # one steps() call part-way through the costliest double
     worst_pos = decode_position_id(HEAVY[-1])
-    worst = None
+    most = None
     for dice in DOUBLES:
         turn = nardy.Turn(worst_pos, dice)
-        if worst is None or len(turn.plays) > len(worst.plays):
-            worst = turn
-    mid = Position(worst.position.me, worst.position.opp)
-    s, t, _ = worst.moves(worst.plays[0])[0]
+        if most is None or len(turn.plays) > len(most.plays):
+            most = turn
+    mid = Position(most.position.me, most.position.opp)
+    s, t, _ = most.moves(most.plays[0])[0]
     mid.me[s] -= 1
     mid.me[t] += 1
-    worst.steps(mid)
-    n = 0
-    t0 = time.ticks_ms()
-    while time.ticks_diff(time.ticks_ms(), t0) < 50:
-        worst.steps(mid)
-        n += 1
-    print("steps_us %d" % (time.ticks_diff(time.ticks_ms(), t0) * 1000 // n))
+    most.steps(mid)
+    steps = best_us(most.steps, mid)
+    print("steps_us %d" % steps)
+    check_ms("long nardy worst (%s)" % worst[1], every[-1], "generation", 150)
+    check_ms("long nardy median", every[len(every) // 2], "generation", 10)
+    check_ms("long nardy steps part-way", steps, "generation", 20)
+    check_bytes("long nardy heap per generation", heap, 24 * 1024)
+    finish()
 
 
 main()

@@ -19,7 +19,8 @@ and under the unix MicroPython for ``make bench`` (tests/bench/bench_record.py),
 * Export: a 200-game money session's record (games of the match above, repeated) paged out by
   the protocol handler's ``record`` command, as ``pipboard export`` reads it.
 
-Output: ``record ...`` and ``export ...`` lines of name=value figures, PASS/FAIL lines.
+Output: ``record ...`` and ``export ...`` lines of name=value figures as each part ends, a line per budget
+ending in PASS or FAIL, then ``RESULT: PASS`` or ``RESULT: FAIL (...)``.
 """
 
 import gc
@@ -325,23 +326,26 @@ class Pages:
 
 
 def bench_export(store, sink):
-    from pipcore.protocol import ProtocolHandler
+    """The export figure. The Pico's heap holds the whole app's record code here, so the session is built
+    without copies (each game one join of its frames), the match's frames are let go of once copied, and the
+    page requests are made one at a time (a list of them and of the replies ran out of heap on the Pico)."""
+    import os
 
-    game = b""
     frames = sink.frames
     k = 0
     while frames[k][1] != 71:  # up to the first "G": the header
         k += 1
     head = b"".join(frames[:k])
     games = []
-    cur = b""
-    for f in frames[k:]:
-        cur += f
-        if f[1] == 69:
-            games.append(cur)
-            cur = b""
+    first = k
+    for i in range(k, len(frames)):
+        if frames[i][1] == 69:  # "E": a game's last frame
+            games.append(b"".join(frames[first:i + 1]))
+            first = i + 1
+    sink.frames = frames = None  # (the recovery is done with them)
+    gc.collect()
+    root = None
     if pb.HOST != "pico":  # a finished match is read from its file (a host's files: its RAM holds no record)
-        import os
         root = "/tmp/pipboard_rbench"
         try:
             os.mkdir(root)
@@ -356,25 +360,33 @@ def bench_export(store, sink):
         store.append(mid, length, game)
         length += len(game)
     store.close_file()
+    games = head = None
     gc.collect()
-    out = []
-    handler = ProtocolHandler(Pages(store, mid, length), lambda b: out.append(len(b)))
+    from pipcore.protocol import ProtocolHandler
+
+    wire = [0]
+
+    def sent(reply):
+        wire[0] += len(reply)
+
+    def request(k):
+        return b'{"cmd": "record", "match": 1, "offset": %d}\n' % (k * 384)
+
+    handler = ProtocolHandler(Pages(store, mid, length), sent)
     pages = (length + 383) // 384
-    requests = [b'{"cmd": "record", "match": 1, "offset": %d}\n' % (k * 384) for k in range(pages)]
-    handler.feed(requests[0])
+    handler.feed(request(0))
     # best of short runs (40 pages, about 2 ms on a host: they fit between other jobs' time slices)
-    page_us = pb.per_call_us(lambda k: handler.feed(requests[k * 10 % pages]), 40, 15 if pb.HOST != "pico" else 3)
+    page_us = pb.per_call_us(lambda k: handler.feed(request(k * 10 % pages)), 40, 15 if pb.HOST != "pico" else 3)
     us = page_us * pages
-    del out[:]
-    for r in requests:
-        handler.feed(r)
-    wire = sum(out)
-    if pb.HOST != "pico":
+    wire[0] = 0
+    for k in range(pages):
+        handler.feed(request(k))
+    if root:
         for name in os.listdir(root):
             os.remove(root + "/" + name)
         os.rmdir(root)
-    print("export games=200 bytes=%d pages=%d board_us=%d wire_bytes=%d" % (length, pages, us, wire))
-    usb_ms = wire / 800  # USB CDC full speed, about 800 KB/s in practice
+    print("export games=200 bytes=%d pages=%d board_us=%d wire_bytes=%d" % (length, pages, us, wire[0]))
+    usb_ms = wire[0] / 800  # USB CDC full speed, about 800 KB/s in practice
     ms = pb.pico_us(us, "json") / 1000 + usb_ms
     pb.verdict(ms <= 30000, "export of a 200-game money session (%d bytes, %d pages): %.1f s on the Pico "
                "(est. %s %d us x %.0f + USB %.1f s; budget 30 s)"

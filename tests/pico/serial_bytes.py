@@ -7,7 +7,8 @@ hold ``menu`` while plugging the board in), then::
 
 Feeds each byte value (0x01-0x05 included) alone, repeated and inside
 frames, with Ctrl-C off as in the game loop, and checks that every line gets
-its one reply and a ping after it is answered. Prints PASS or FAIL. The same
+its one reply and a ping after it is answered. Prints a line per 64 byte values as it goes,
+then the verdict (``... PASS``/``FAIL``) and ``RESULT: PASS`` or ``RESULT: FAIL (...)``. The same
 check runs on the PC (tests/mp/protocol_fuzz.py ``every_byte``); the bytes
 on the real USB line are checked by ``pytest --board PORT
 tests/test_serial_bytes.py``.
@@ -17,6 +18,7 @@ import gc
 import json
 
 import micropython
+from pipbench import finish, verdict
 from pipcore import protocol
 
 
@@ -55,13 +57,16 @@ def main():
                 if replies != frames or internal or not pong:
                     bad += 1
                     if bad <= 5:
-                        print("FAIL byte 0x%02x line %r: %d replies for %d frames, pong %s"
+                        print("byte 0x%02x line %r: %d replies for %d frames, pong %s"
                               % (b, line[:30], replies, frames, pong))
             if b % 64 == 63:
                 gc.collect()
+                print("bytes 0x%02x-0x%02x: %d lines so far, %d failed" % (b - 63, b, lines, bad))
     finally:
         micropython.kbd_intr(3)
-    print("%s: %d lines, %d failed, %d bytes free" % ("PASS" if not bad else "FAIL", lines, bad, gc.mem_free()))
+    verdict(not bad, "every byte value through the protocol handler: %d lines, %d failed, %d bytes free"
+            % (lines, bad, gc.mem_free()))
+    finish()
 
 
 main()

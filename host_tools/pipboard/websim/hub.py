@@ -33,6 +33,7 @@ class BoardHost:
                                        board="pipboard-sim")
         self.running = False
         self.thread = None
+        self.power_cycle = None  # the protocol's test-mode "reset" (the simulator's power cut), if the board has one
 
     def now(self):
         return self.clock() - self.start
@@ -91,6 +92,10 @@ class BoardHost:
                     self.handler.on_frame(frame)
                 finally:
                     self.handler.write = self._broadcast
+                how = self.handler.reset_requested
+                if how and self.power_cycle is not None:  # test mode's "reset", after its reply
+                    self.handler.reset_requested = None
+                    self.power_cycle(how)
             client.reader.feed(data, on_frame)
 
     def _broadcast(self, data):

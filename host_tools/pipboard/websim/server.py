@@ -52,6 +52,8 @@ class WebSim:
         self.board = SimBoard(seed=seed, options=options, variant=variant, flash=flash)
         self.bridge = AppBridge(SimBoardApp(self.board))
         self.host = hub.BoardHost(self.bridge, test_mode=test_mode)
+        self.host.handler.can_reset = True  # test mode's "reset": its twin is the power cut below
+        self.host.power_cycle = self.power_cycle
         self.lock = self.host.lock
         from pipboard.websim.backalley import BackAlleyRoom
 
@@ -105,10 +107,7 @@ class WebSim:
                 elif kind == "setup":
                     board.follow_guidance()
                 elif kind == "power":  # a power cut: the board loses its RAM and starts again from its flash
-                    board.power_cut()
-                    board.power_on()
-                    if self.bridge.dice is not None:  # (test mode's chosen dice, as before the cut)
-                        board.app.dice = self.bridge.dice
+                    self.power_cycle()
                 else:
                     raise ActionError("unknown action %r" % (kind,))
             except ActionError:
@@ -117,6 +116,18 @@ class WebSim:
                 raise ActionError(str(exc))
             self.host.handler.poll()
         return self.state()
+
+    def power_cycle(self, how="power"):
+        """A power cut, and the board starts again from its flash (the page's ``power`` action; the protocol's
+        test-mode ``reset``: a watchdog reset is the same here, the twin has no watchdog). The host's injected
+        readings go with the RAM: the board senses its own checkers again until a host injects new ones."""
+        board = self.board
+        with self.lock:
+            board.power_cut()
+            board.power_on()
+            self.bridge.injected = None
+            if self.bridge.dice is not None:  # (test mode's chosen dice, as before the cut)
+                board.app.dice = self.bridge.dice
 
 
 def _loc(action):
