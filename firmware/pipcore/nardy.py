@@ -210,6 +210,7 @@ class Turn(ChecksAndSteps, PlayList):
         self._one_die = 0  # the die a one-die play must use (O2), non-doubles
         self._result_keys = None
         self._index = None
+        self._ways = None  # a double's plays as their sources (nardysteps)
         self._source_cache = {}
         me = position.me
         opp = position.opp
