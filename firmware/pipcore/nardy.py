@@ -664,7 +664,7 @@ class Turn(ChecksAndSteps, PlayList):
                         else:
                             code = depth | (1 << 23)
                             for k in range(depth):
-                                code |= state[k] << (3 + 5 * k)
+                                code |= state[k] << (3 + 5 * k)  # pyright: ignore[reportIndexIssue]  (a list here)
                             append(code)
                 legal = 1
             if not depth:
