@@ -46,7 +46,7 @@ def estimates(folder):
         with open(path) as f:
             for line in f:
                 line = line.strip()
-                if line.endswith((" PASS", " FAIL")) and ":" in line:
+                if line.endswith((" PASS", " FAIL")) and ":" in line and not line.startswith("RESULT:"):
                     out.setdefault(budget_name(line), "%s %s" % (budget_figure(line), line[-4:]))
     return out
 
