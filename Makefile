@@ -48,12 +48,19 @@ test: setup
 soak: setup
 	$(PYTEST) -q -n auto -m soak -p no:cacheprovider tests
 
+# PORT=/dev/ttyACM0 or PIPBOARD_RP2EMU=DIR: the same budgets measured on that Pico too, beside the estimates
+# (tests/bench/pico_figures.py).
 bench: setup
 	$(PIP) install -q -e '.[bench]'
 	@command -v valgrind >/dev/null || { echo "installing Debian packages: valgrind (instruction counts: tests/bench/instructions.py)"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind >/dev/null; }
-	@failed=""; for b in tests/bench/bench_*.py; do echo "== $$b"; $(PY) $$b || failed="$$failed $$b"; done; \
+	@failed=""; est=$$(mktemp -d); for b in tests/bench/bench_*.py; do echo "== $$b"; \
+	  $(PY) $$b > $$est/$$(basename $$b .py).txt 2>&1; rc=$$?; cat $$est/$$(basename $$b .py).txt; \
+	  [ $$rc = 0 ] || failed="$$failed $$b"; done; \
+	if [ -n "$(PORT)$(PIPBOARD_RP2EMU)" ]; then echo "== the same budgets on the Pico"; \
+	  $(PY) tests/bench/pico_figures.py $(if $(PORT),--port $(PORT),--rp2emu $(PIPBOARD_RP2EMU)) --estimates $$est \
+	  || failed="$$failed tests/bench/pico_figures.py"; fi; rm -rf $$est; \
 	if [ -n "$$failed" ]; then echo "over budget or broken:$$failed"; exit 1; fi
 
 # The firmware measured on a Pico (tests/README.md, "On a Pico"): deploy in test mode, every tests/pico

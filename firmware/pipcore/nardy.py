@@ -210,6 +210,7 @@ class Turn(ChecksAndSteps, PlayList):
         self._one_die = 0  # the die a one-die play must use (O2), non-doubles
         self._result_keys = None
         self._index = None
+        self._ways = None  # a double's plays as their sources (nardysteps)
         self._source_cache = {}
         me = position.me
         opp = position.opp
@@ -663,7 +664,7 @@ class Turn(ChecksAndSteps, PlayList):
                         else:
                             code = depth | (1 << 23)
                             for k in range(depth):
-                                code |= state[k] << (3 + 5 * k)
+                                code |= state[k] << (3 + 5 * k)  # pyright: ignore[reportIndexIssue]  (a list here)
                             append(code)
                 legal = 1
             if not depth:

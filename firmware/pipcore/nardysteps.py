@@ -196,26 +196,39 @@ class ChecksAndSteps:
             off += made[p]
         if off != pm[0] - start[0] or total >= self.dice_used:
             return None
+        ways = self._ways
+        if ways is None:  # each play's sources, highest first (once per turn: steps is asked at every lift)
+            ways = self._ways = []
+            for code in self.plays:
+                n = code & 7
+                ways.append(bytes(sorted([code >> (3 + 5 * i) & 31 for i in range(n)], reverse=True)))
+        done = bytearray(total)  # the moves made so far, by source, highest first
+        k = 0
+        for p in range(HEAD, 0, -1):
+            for _ in range(made[p]):
+                done[k] = p
+                k += 1
         out = []
-        for code in self.plays:
-            n = code & 7
-            if n <= total:
+        for way in ways:
+            if len(way) <= total:
                 continue
-            way = bytearray(25)
-            for i in range(n):
-                way[code >> (3 + 5 * i) & 31] += 1
-            inside = True
-            for p in range(1, 25):
-                if made[p] > way[p]:
-                    inside = False
+            # the sources of this play not made yet (both lists highest first); none if a move made is not its
+            rest = b""
+            i = 0
+            for s in way:
+                if i < total and done[i] == s:
+                    i += 1
+                elif i < total and done[i] > s:
                     break
-            if not inside:
-                continue
-            for p in range(HEAD, 0, -1):
-                if way[p] > made[p] and pm[p]:
-                    move = (p, p - d if p > d else 0, d)
-                    if move not in out:
-                        out.append(move)
+                else:
+                    rest += bytes((s,))
+            else:
+                if i == total:
+                    for s in rest:
+                        if pm[s]:
+                            move = (s, s - d if s > d else 0, d)
+                            if move not in out:
+                                out.append(move)
         return out
 
     def _mixed_index(self):

@@ -81,7 +81,7 @@ def pico_ms(instructions, kind):
 def verdict_of(line):
     """``(name, ok)`` of a budget line (``name: figure ... PASS`` or ``... FAIL``, the tests/pico scripts'
     convention), or None for any other line."""
-    if line.endswith((" PASS", " FAIL")) and ":" in line:
+    if line.endswith((" PASS", " FAIL")) and ":" in line and not line.startswith("RESULT:"):
         return line.split(":")[0], line.endswith(" PASS")
     return None
 
