@@ -225,6 +225,10 @@ class AppBridge:
             state = decode_match_id(match_id)  # checked already by the handler
             mover = state.on_roll
             dice = state.dice if state.dice[0] else None
+        # the controller's loader imported here, high on the stack: an import is deep in C (on the Pico's 8 KB
+        # stack it left 950 bytes from inside the controller's step: tests/pico/depth.py)
+        import pipcore.matchload  # noqa: F401
+
         self.app.event(("load", position_id, mover, dice, match_id), self.now)
         self._changes()
 

@@ -356,20 +356,25 @@ class Controller(ControllerViews):
         want = self.want_roll
         self.want_roll = 0
         phase = self.phase
+        moving = False  # the roll is to be played: ``_start_moving`` from here (not through ``_enter``: a
+        # frame less on the Pico's 8 KB C stack, the roll's path being the deepest, tests/pico/depth.py)
         if want == ROLL_OPENING and phase == OPENING:
             if self.ref.opening_roll(a, b) is None:
                 self.display = ("tie", a, b, self.ref.cube.value)
                 self.message = "tie: press ROLL again"
+            elif self.ref.phase == PLAY:
+                moving = True
             else:
                 self._enter()
         elif want == ROLL_TURN and phase == TURN_START:
             self.ref.roll((a, b))
+            moving = True
         else:
             return
         if self.fair is not None:
             self.fair.used_pair()
         self.save_due = True
-        if want == ROLL_TURN:
+        if moving:
             self._start_moving()  # (its marks evaluated: once is enough on the roll's path)
         else:
             self._evaluate()
@@ -527,8 +532,9 @@ class Controller(ControllerViews):
             self._roll_tracker()
         if phase == SETUP:
             self._eval_setup()
-        elif phase == MOVING:
-            self._eval_moving()
+        elif phase == MOVING:  # (``_eval_moving`` inline: every settled change comes here, a frame less)
+            if self.have_sensed:
+                self.message = self.guide.show(self.sensed, self.now, self.tournament, self.missing_now)
         elif phase == PICK:
             self._eval_pick()
         else:

@@ -11,7 +11,8 @@ catch what a pass of the loop raises and use these helpers:
   constant string when formatting itself fails.
 * ``call(fn, arg, app)`` runs one pass of the loop (``HostLink.poll``):
   a fault is relieved and the pass retried once; a second fault is reported
-  through ``app.fault(kind, exc)`` and the loop goes on.
+  through ``app.fault(kind, exc)`` and the loop goes on. ``retry`` is its
+  second half, for a loop that makes the first try itself (``main.serve``).
 
 No I/O and no clock: ``gc`` is the only module used (present on both
 Pythons).
@@ -74,6 +75,13 @@ def call(fn, arg, app):
         return True
     except Exception:
         pass
+    return retry(fn, arg, app)
+
+
+def retry(fn, arg, app):
+    """``call`` after its first try failed: relieve, try again, report a second fault. The main loops
+    make the first try themselves (``main.serve``): the pass then runs a frame higher on the Pico's
+    8 KB C stack."""
     relieve(getattr(app, "ctl", None))
     try:
         fn(arg)

@@ -55,6 +55,12 @@ def code_for(turn, position):
     return _index(turn).code_for(position)
 
 
+def index_of(turn):
+    """The turn's step index (made at the first question): ``index_of(turn).steps(position, src)`` is
+    ``legal_steps`` a frame higher on the Pico's 8 KB C stack (the roll's marks go through it)."""
+    return _index(turn)
+
+
 def _index(turn):
     try:  # (an attribute, not getattr with a name: the name is interned when this module loads)
         index = turn._steps_index

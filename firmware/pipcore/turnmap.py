@@ -21,8 +21,8 @@ checkers after a roll stays cheap even for doubles.
 
 from pipcore.position import BAR, CHECKERS
 from pipcore.rules import Turn, apply_move, single_move_error
-from pipcore.steps import is_complete, legal_steps  # (a standard turn's, asked directly: rules.Turn imports
-# them at every call, which costs as much as a step)
+from pipcore.steps import index_of  # (a standard turn's steps, asked of its index directly: rules.Turn imports
+# them at every call, which costs as much as a step; and no wrapper frame on the Pico's 8 KB C stack)
 
 
 def remove_die(left, d):
@@ -56,7 +56,7 @@ class TurnMap:
     def complete(self, pos):
         """True when ``pos`` is the result of a legal (allowed) play."""
         if self.only is None and self._rules_steps:
-            return is_complete(self.turn, pos) if type(self.turn) is Turn else self.turn.is_complete(pos)
+            return index_of(self.turn).is_complete(pos) if type(self.turn) is Turn else self.turn.is_complete(pos)
         return pos.key() in self.results
 
     def code_for(self, pos):
@@ -73,7 +73,7 @@ class TurnMap:
         single moves (checked for reachability by ``on_path``).
         """
         if self._rules_steps:
-            found = legal_steps(self.turn, pos) if type(self.turn) is Turn else self.turn.steps(pos)
+            found = index_of(self.turn).steps(pos) if type(self.turn) is Turn else self.turn.steps(pos)
             if not found:
                 return ()
             if src < 0:
@@ -141,8 +141,10 @@ class TurnMap:
         (an int: a node keeps it without a list)."""
         out = 0
         if self._rules_steps and self.only is None:
-            # the turn's steps lead only towards legal plays: no need to try them
-            for s, t, d in self._moves(pos, left):
+            # the turn's steps lead only towards legal plays: no need to try them (asked here, not through
+            # ``_moves``: the roll's marks come this way, a frame less on the Pico's C stack)
+            turn = self.turn
+            for s, t, d in (index_of(turn).steps(pos) if type(turn) is Turn else turn.steps(pos)) or ():
                 if d in left:
                     out |= 1 << s
             return out
@@ -174,7 +176,7 @@ class TurnMap:
         while frontier:
             at, p, lf, path = frontier.pop()
             # (the turn's steps filtered here: ``_moves`` would build a filtered list)
-            for s, t, d in (((legal_steps(self.turn, p, at) if one else self.turn.steps(p)) or ()) if not check
+            for s, t, d in (((index_of(self.turn).steps(p, at) if one else self.turn.steps(p)) or ()) if not check
                             else self._moves(p, lf, at)):
                 if s != at or d not in lf:
                     continue

@@ -336,7 +336,9 @@ class Link:
         args = {"variant": variant}
         if options:
             args["options"] = options
-        return self.request("new_game", **args)["snapshot"]
+        # (the board closes the match's record and opens the next on its flash first: 1.5-2 s on a Pico, measured
+        # on the emulated one, more than the 3 s default there at its 0.4x speed)
+        return self.request("new_game", timeout=10.0, **args)["snapshot"]
 
     def set_position(self, position_id, match_id=None):
         args = {"position_id": position_id}
