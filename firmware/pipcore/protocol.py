@@ -352,8 +352,9 @@ class ProtocolHandler:
     def _cmd_ping(self, msg):
         reply = {"pong": msg["data"] if "data" in msg else True}
         if self.test_mode:  # the free heap after a collection (None where the runtime has no such figure)
-            gc.collect()
             free = getattr(gc, "mem_free", None)
+            if free is not None:
+                gc.collect()
             reply["mem_free"] = free() if free is not None else None
         return reply
 
