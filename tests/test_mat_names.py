@@ -151,5 +151,9 @@ def test_a_remote_match_refuses_a_salt_that_is_not_32_hex_characters():
 
     out = io.StringIO()
     match = RemoteMatch(None, "mqtt://127.0.0.1:1", "m1", "white", out=out, seed=b"s" * 32)
-    match._on_message(match.topic("salt"), {"v": 1, "salt": "not hex at all"}, True)
+    from pipboard.remote import sign
+
+    body = {"v": 1, "salt": "not hex at all", "by": "black", "n": 1}  # black's, signed with the match key
+    body["mac"] = sign(match.key, match.match, "salt", body)
+    match._on_message(match.topic("salt"), body, True)
     assert match.salt is None and "a salt was refused: a salt is 32 hex characters" in out.getvalue()

@@ -111,7 +111,6 @@ class App:
         self.store = getattr(hw, "match_store", None)  # the match records (pipdrivers.recstore), if any
         self.low_space = False  # the flash is nearly full (docs/controller.md: the turn light pulses amber)
         self._time_at = None  # (host's seconds since 1970, app ms) of the last set_time
-        self._reading_at = 0  # when the running clock's reading was last written (``_write_reading``)
         self.skew = 0  # ms added to the caller's time: test mode's ``advance`` (docs/protocol.md)
         try:
             self._plays = play_store(PLAY_STORE)  # likewise: every roll's plays are written here
@@ -236,8 +235,8 @@ class App:
         if ctl.transit_since >= 0 or clock is not None and 0 <= clock.wake <= now:
             self.step(_TICK, now)  # checkers in hand escalate; the running clock's panel, its flag
             clock = self.ctl.clock
-            if clock is not None and clock.running >= 0 and now - self._reading_at >= clock.READING_MS:
-                self._write_reading(clock, now)
+            if clock is not None and clock.running >= 0 and self.saving:  # its reading between saves
+                clock.keep_reading(getattr(self.hw, "clock_store", None), self.hw.state_store.seq, now)
         self.draw(now)
         if not busy:
             self.quiet(now)
@@ -525,16 +524,6 @@ class App:
         self._unsaved = None
         self._save()
         self._drawn = -1
-
-    def _write_reading(self, clock, now):
-        """The running clock's reserves between two saves (a power cut gives back at most ``READING_MS``)."""
-        self._reading_at = now
-        store = getattr(self.hw, "clock_store", None)
-        if store is not None and self.saving:
-            try:
-                store.save(clock.reading(self.hw.state_store.seq))
-            except (OSError, ValueError):
-                pass  # the next reading tries again; the state save stands
 
     def _save(self):
         ctl = self.ctl

@@ -47,16 +47,13 @@ MODES = ("off", "simple", "bronstein")
 CLOCK_COLOUR = const(0x00B8A0)  # teal on the panel: a clock reading is never taken for a roll (dice colours)
 TICK_MS = const(1000)  # while a clock runs, the app steps the controller at least this often
 WARN_MS = const(60000)  # under a minute: the panel warns (blinks)
-READING_MS = 5000  # a running clock's reading is written this often (a cut gives back at most this); a class
-# attribute below too, so not const()
+READING_MS = const(5000)  # a running clock's reading is written this often (a cut gives back at most this)
 _MINUTE = const(60000)
 _STATE_LEN = const(11)
 
 
 class GameClock:
     """Two reserves and the turn of the clock being played (see the module docstring)."""
-
-    READING_MS = READING_MS  # (the app reads it from the clock: it does not import this module)
 
     def __init__(self, mode, delay_ms, reserve_ms, per_game=False):
         if mode not in (SIMPLE, BRONSTEIN):
@@ -72,6 +69,7 @@ class GameClock:
         self.flag = -1  # the player whose reserve ran out
         self.game = 0  # the game the reserves belong to (money play fills them at every game)
         self.at = -1  # when the clock was last charged; -1: not since power-up (the time off is free)
+        self.read_at = 0  # when the reading was last written (``keep_reading``)
         # what the app shows (``_show``): the dice faces, the bar of markers, the warning
         self.wake = -1  # the app steps the controller when ``now`` reaches this (-1: no need)
         self.shown = 0  # all of the panel's reading in one int: the app redraws when it changes
@@ -229,6 +227,17 @@ class GameClock:
         """The reserves as a few bytes, tied to the state save ``seq`` they follow (the app writes them
         every ``READING_MS`` while a clock runs)."""
         return ("%d %d %d %d %d" % (seq, self.game, self.left[0], self.left[1], self.used)).encode()
+
+    def keep_reading(self, store, seq, now):
+        """Write the reading to ``store`` (an AtomicStore) when ``READING_MS`` have passed since the last one
+        (the app calls this at its clock ticks while the clock runs). A refused write waits for the next."""
+        if store is None or now - self.read_at < READING_MS:
+            return
+        self.read_at = now
+        try:
+            store.save(self.reading(seq))
+        except (OSError, ValueError):
+            pass  # the state save stands; the next reading tries again
 
     def take_reading(self, data, seq):
         """Go on from ``data``, a ``reading`` written after the state save ``seq`` this clock was restored

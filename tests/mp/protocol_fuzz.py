@@ -348,7 +348,9 @@ def every_byte(test_mode=False):
             assert len(app.calls) == before, "line %r refused but the game changed" % (line[:40],)
         del out[:]
         handler.feed(b'{"id": 99, "cmd": "ping"}\n')
-        assert len(out) == 1 and json.loads(out[0]) == {"ok": True, "id": 99, "pong": True}, (line[:40], out)
+        pong = json.loads(out[0]) if len(out) == 1 else {}
+        pong.pop("mem_free", None)  # (test mode's ping says the free heap)
+        assert pong == {"ok": True, "id": 99, "pong": True}, (line[:40], out)
         del out[:]
         sent += 1
     return sent
