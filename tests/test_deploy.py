@@ -269,3 +269,58 @@ def test_tracebacks_name_modules_and_lines_only_when_asked(tmp_path):
         text = proc.stderr + proc.stdout
         assert 'File "pipcore.deep"' in text and "in inner" in text and "ZeroDivisionError" in text, text
         assert ('line 3, in inner' in text) == lines, text
+
+
+def test_deploy_starts_the_game_even_after_an_interrupted_hand_over(monkeypatch):
+    """The hand-over's flag left behind (mpremote's Ctrl-C stopped the start that removes it) would keep
+    the board at the REPL after the deploy's soft reset: deploy removes it before the reset."""
+    import io
+
+    pico = FakePico()
+    pico.files[deploy.REPL_FLAG] = b"1"
+    monkeypatch.setattr(deploy, "_connect", lambda port: pico)
+    deploy.deploy("/dev/fake", out=io.StringIO(), check_hello=False)
+    assert deploy.REPL_FLAG not in pico.files and pico.reset
+
+
+def test_deploy_asks_hello_again_while_the_game_starts(monkeypatch):
+    from pipboard.link import LinkError
+
+    monkeypatch.setattr(deploy.time, "sleep", lambda s: None)
+    tries = []
+
+    class Started:
+        hello_reply = {"firmware": "0.1.0"}
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+    def opener():
+        tries.append(1)
+        if len(tries) < 3:
+            raise LinkError("did not answer 'hello'")
+        return Started()
+
+    assert deploy.wait_for_hello("/dev/fake", wait=60, opener=opener) == {"firmware": "0.1.0"}
+    assert len(tries) == 3
+    try:
+        deploy.wait_for_hello("/dev/fake", wait=0, opener=lambda: (_ for _ in ()).throw(LinkError("no")))
+    except deploy.DeployError as exc:
+        assert "does not answer the Pipboard hello" in str(exc)
+    else:
+        raise AssertionError("a board that never answered was not reported")
+
+
+def test_repl_leaves_no_flag_for_ctrl_d_to_trip_on():
+    pico = FakePico()
+    pico.files[deploy.REPL_FLAG] = b"1"  # the start that keeps the REPL was stopped before removing it
+    assert deploy.clear_repl_flag("/dev/fake", connect=lambda port: pico)
+    assert deploy.REPL_FLAG not in pico.files
+
+    def no_prompt(port):
+        raise deploy.DeployError("no prompt")
+
+    assert deploy.clear_repl_flag("/dev/fake", connect=no_prompt) is False

@@ -73,6 +73,7 @@ is sent back as ``"error": "rejected"``.
 """
 
 import gc
+import io
 import json
 
 try:
@@ -87,6 +88,7 @@ MAX_FRAME = const(1024)  # bytes of one frame, newline excluded
 RECORD_CHUNK = const(384)  # record bytes per "record" reply (base64: 512 chars)
 MATCHES_PAGE = const(6)  # directory entries per "matches" reply
 _MAX_ID_TEXT = const(40)
+_OUT_CHUNK = const(128)  # bytes of a reply written at a time (pipcore.protocol._LineOut)
 
 # the reply when even an error reply cannot be built (no id: formatting one needs memory)
 _NO_MEMORY = b'{"ok": false, "error": "internal", "message": "out of memory: try again"}\n'
@@ -228,6 +230,8 @@ class ProtocolHandler:
     def __init__(self, app, write, firmware_version="", geometry=None, test_mode=False, board="pipboard"):
         self.app = app
         self.write = write
+        self.streamed = False  # True: ``write`` takes a line in pieces (a byte stream: pipdrivers.usb_serial)
+        self._out = None  # the reply stream (_LineOut), made at the first reply
         self.firmware_version = firmware_version
         self.geometry = geometry if geometry is not None else geometry_summary()
         self.test_mode = bool(test_mode)
@@ -604,7 +608,52 @@ class ProtocolHandler:
         self._send(reply)
 
     def _send(self, obj):
-        self.write((json.dumps(obj) + "\n").encode())
+        if not self.streamed:
+            self.write((json.dumps(obj) + "\n").encode())  # one write a line (the simulator's clients)
+            return
+        # a byte stream (the Pico's USB serial): written through a small kept buffer. ``json.dumps`` built
+        # the whole line (a hello with its snapshot, 1.5-2 KB, grown by doubling) and copied it twice; in a
+        # turn's fragmented heap the emulated Pico answered every hello "out of memory" with 36 KB free
+        out = self._out
+        if out is None:
+            out = self._out = _LineOut(self)
+        try:
+            json.dump(obj, out)
+            out.write(b"\n")
+            out.flush()
+        except MemoryError:
+            out.n = 0
+            self.write(b"\n")  # the part already sent ends as a line the host drops (not JSON)
+            raise
+
+
+class _LineOut(io.IOBase):
+    """A stream for ``json.dump`` into the handler's ``write`` (looked up at each piece: the simulator
+    points it at the client being answered), in pieces of at most ``_OUT_CHUNK`` bytes (MicroPython's
+    json writes to a stream in many small bytes pieces, CPython's in str pieces)."""
+
+    def __init__(self, handler):
+        self.handler = handler
+        self.buf = bytearray(_OUT_CHUNK)
+        self.n = 0
+
+    def write(self, data):
+        if type(data) is str:
+            data = data.encode()
+        size = len(data)
+        if self.n + size > _OUT_CHUNK:
+            self.flush()
+            if size > _OUT_CHUNK:
+                self.handler.write(bytes(data))
+                return size
+        self.buf[self.n:self.n + size] = data
+        self.n += size
+        return size
+
+    def flush(self):
+        if self.n:
+            self.handler.write(bytes(self.buf[:self.n]))
+            self.n = 0
 
 
 def _decode(frame):

@@ -106,6 +106,7 @@ class HostLink:
         self.handler = ProtocolHandler(self.bridge, self.serial.write, firmware_version, test_mode=test_mode)
         self.handler.can_repl = True  # this port is the REPL's: the "repl" command hands it over
         self.handler.deferred = True  # whole frames wait for ``poll`` to answer them (see there)
+        self.handler.streamed = True  # a byte stream: replies go out in small pieces (no big block in the heap)
         self._feed = self.handler.feed  # bound once: poll() runs every pass of the main loop
 
     @property

@@ -27,7 +27,8 @@ from pipboard import pico
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS_DIR = os.path.join(ROOT, "tests", "pico")
-QUICK_SCRIPTS = ("bench_drivers.py", "serial_bytes.py")  # under a minute each on the emulated Pico (bench_steps: 11)
+# under a minute each on the emulated Pico (bench_steps' quick cases; all of them: 11 minutes)
+QUICK_SCRIPTS = ("bench_drivers.py", "serial_bytes.py", "bench_steps.py")
 FULL_GAMES, FULL_RESETS = 20, 2
 QUICK_GAMES, QUICK_RESETS = 2, 2
 # issue 23's RAM lines, on the Pico: with the game built and idle, and at the worst moment seen

@@ -50,6 +50,11 @@ def _build_dir():
 BUILD_DIR = _build_dir()
 MANIFEST = "/.pipboard_manifest.json"
 TEST_MODE_FILE = "/pipboard_test_mode"  # read by pipdrivers.usb_serial.started_in_test_mode
+# main.py's REPL_FLAG: written by the game before the hand-over restart, removed by the start it keeps at the
+# REPL. mpremote's Ctrl-C can stop that start before it removes the flag (main.py's imports take seconds), and
+# the soft reset that ends a deploy would then keep the board at the REPL: deploy removes it.
+REPL_FLAG = "/pipboard_repl"
+HELLO_WAIT_S = 30.0  # the game's start after the soft reset: 3-4 s on a Pico, 10 s on the emulated one
 KEEP_AS_SOURCE = ("main.py", "boot.py", "code.py")  # the entry points each firmware runs by name
 HOST_ONLY = ("manifest.py",)  # the freeze manifest is read by the image build, not the board
 # Each firmware's own files (the rest is shared). MicroPython would run a CircuitPython boot.py at every
@@ -394,6 +399,8 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
             transport.fs_writefile(TEST_MODE_FILE, b"1\n")
         elif transport.fs_exists(TEST_MODE_FILE):
             transport.fs_rmfile(TEST_MODE_FILE)
+        if transport.fs_exists(REPL_FLAG):
+            transport.fs_rmfile(REPL_FLAG)  # (left by a hand-over whose start mpremote interrupted)
         transport.exit_raw_repl()
         transport.serial.write(b"\x04")  # soft reset: main.py starts
     finally:
@@ -401,14 +408,24 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
     if not check_hello:
         return None
     time.sleep(1.5)
-    try:
-        with Link.open(port, timeout=5.0) as link:
-            hello = link.hello_reply
-    except LinkError as exc:
-        raise DeployError("files copied, but the board does not answer the Pipboard hello: %s" % exc)
+    hello = wait_for_hello(port)
     out.write("board answers: firmware %s, protocol %s%s\n"
               % (hello.get("firmware"), hello.get("protocol"), ", TEST MODE" if hello.get("test_mode") else ""))
     return hello
+
+
+def wait_for_hello(port, wait=HELLO_WAIT_S, opener=None):
+    """The hello of the game started on ``port`` (asked again while it starts); DeployError if none."""
+    opener = opener or (lambda: Link.open(port, timeout=5.0))
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            with opener() as link:
+                return link.hello_reply
+        except LinkError as exc:
+            if time.monotonic() >= deadline:
+                raise DeployError("files copied, but the board does not answer the Pipboard hello: %s" % exc)
+            time.sleep(1.0)
 
 
 def dry_run(out=sys.stdout, firmware_dir=None, build_dir=None, circuitpython=False, mpy_cross=None):
@@ -443,11 +460,30 @@ def dry_run(out=sys.stdout, firmware_dir=None, build_dir=None, circuitpython=Fal
     return files
 
 
+def clear_repl_flag(port, connect=None):
+    """After a hand-over: the start that keeps the REPL may not have removed its flag yet (it is still
+    importing); remove it, so that Ctrl-D starts the game and not a second REPL. False if it could not."""
+    try:
+        transport = (connect or _connect)(port)  # (its Ctrl-C stops that start where it is)
+    except DeployError:
+        return False
+    try:
+        if transport.fs_exists(REPL_FLAG):
+            transport.fs_rmfile(REPL_FLAG)
+        transport.exit_raw_repl()
+        return True
+    except Exception:
+        return False
+    finally:
+        transport.close()
+
+
 def run_repl(args, out=sys.stdout):
     """``pipboard repl``: stop the game so plain ``mpremote`` can use the REPL."""
     try:
         port = find_port(args.port)
         if hand_over(port, out):
+            clear_repl_flag(port)
             out.write("%s: the REPL is free (mpremote connect %s); Ctrl-D or a power cycle starts the game\n"
                       % (port, port))
         else:

@@ -291,8 +291,8 @@ class Link:
             if "event" in reply:
                 self._queue_event(reply)
                 continue
-            if reply.get("id") != request_id:
-                continue  # a late reply to an earlier, timed-out request
+            if reply.get("id") != request_id or "cmd" in reply:
+                continue  # a late reply to an earlier, timed-out request; our own request echoed by a REPL
             if not reply.get("ok"):
                 raise CommandError(reply.get("error", "error"), reply.get("message", ""), reply)
             return reply
@@ -337,8 +337,10 @@ class Link:
         if options:
             args["options"] = options
         # (the board closes the match's record and opens the next on its flash first: 1.5-2 s on a Pico, measured
-        # on the emulated one, more than the 3 s default there at its 0.4x speed)
-        return self.request("new_game", timeout=10.0, **args)["snapshot"]
+        # on the emulated one, more than the 3 s default there at its 0.4x speed; the first after a power-up also
+        # reads every match's directory entry: 1.6 s more of a Pico's time with 75 matches kept, measured on the
+        # emulated one, where the first new_game after a deploy took over 10 s of wall time)
+        return self.request("new_game", timeout=30.0, **args)["snapshot"]
 
     def set_position(self, position_id, match_id=None):
         args = {"position_id": position_id}

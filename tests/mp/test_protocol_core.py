@@ -206,3 +206,18 @@ def test_fuzz_small_under_both_pythons():
     assert frames == 300 and 0 < errors < 300
     frames, errors = run(300, seed=8, test_mode=True)
     assert 0 < errors < 300
+
+
+def test_a_byte_stream_gets_each_reply_in_small_pieces_of_one_line():
+    app, handler, out = make()
+    handler.streamed = True  # the Pico's USB serial (pipdrivers.usb_serial.HostLink)
+    handler.feed(b'{"id": 1, "cmd": "hello"}\n{"id": 2, "cmd": "ping", "data": "' + b"x" * 300 + b'"}\n')
+    assert len(out) > 2 and max([len(piece) for piece in out]) <= 300 + 20, [len(piece) for piece in out]
+    lines = b"".join(out).split(b"\n")
+    assert lines[-1] == b"" and len(lines) == 3, lines
+    hello, pong = json.loads(lines[0]), json.loads(lines[1])
+    assert hello["ok"] and hello["id"] == 1 and hello["protocol"] == protocol.PROTOCOL_VERSION
+    assert pong == {"ok": True, "id": 2, "pong": "x" * 300}
+    del out[:]
+    handler.feed(b'{"id": 3, "cmd": "ping"}\n')
+    assert [json.loads(line) for line in b"".join(out).split(b"\n")[:-1]] == [{"ok": True, "id": 3, "pong": True}]

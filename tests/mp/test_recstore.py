@@ -185,6 +185,30 @@ def test_a_match_left_open_by_a_lost_save_is_closed_with_its_whole_entries():
     assert not info["open"] and info["bytes"] == length
 
 
+def test_only_the_first_new_match_of_a_power_up_reads_the_directory():
+    fs = FS()
+    store = MatchStore(fs)
+    for k in range(6):
+        store.close(store.begin("backgammon", ("white", "black"), 0), 0, 0, (0, 0))
+    reads = []
+    opened = fs.open
+
+    def counting_open(path, mode):
+        if "r" in mode and path.endswith(".inf"):
+            reads.append(path)
+        return opened(path, mode)
+
+    fs.open = counting_open
+    again = MatchStore(fs)  # a power-up: the first new match looks at every entry
+    mid = again.begin("backgammon", ("white", "black"), 0)
+    assert len(reads) >= 6, reads
+    del reads[:]
+    again.close(mid, 0, 0, (0, 0))
+    del reads[:]
+    assert again.begin("backgammon", ("white", "black"), 0) == 8
+    assert [p for p in reads if p != "/m00008.inf"] == [], reads  # no other match's entry: a new game stays quick
+
+
 def test_the_oldest_exported_match_goes_first_never_one_not_exported():
     fs = FS(capacity=recstore.LOW_SPACE + 4000)
     store = MatchStore(fs)
