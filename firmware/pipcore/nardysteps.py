@@ -41,24 +41,43 @@ class ChecksAndSteps:
         self._outside = saved_outside
         return found
 
+    def _result_me(self, code, me):
+        """The mover's checkers after the play ``code``, written into ``me`` (a bytearray as long as ``Position.me``): the moves of
+        ``PlayList.moves`` applied as ``nardy.apply_move`` applies them, nothing made."""
+        me[:] = self.position.me
+        if self.double:
+            first = second = self.high
+        elif code >> 23 & 1:  # the high die first
+            first, second = self.high, self.low
+        else:
+            first, second = self.low, self.high
+        for i in range(code & 7):
+            s = code >> (3 + 5 * i) & 31
+            t = s - (first if i == 0 else second)
+            me[s] -= 1
+            me[t if t > 0 else 0] += 1
+        return me
+
     def _keys(self):
-        if self._result_keys is None:  # every result's checkers, made in one kept buffer (no Position a play:
-            keys = set()               # PlayList.result's moves, applied as nardy.apply_move applies them)
-            start = self.position.me
-            me = bytearray(start)
-            high = self.high
-            low = high if self.double else self.low
+        if self._result_keys is None:  # every result's checkers, made in one kept buffer (no Position a play)
+            keys = set()
+            me = bytearray(len(self.position.me))
             for code in self.plays:
-                me[:] = start
-                first, second = (high, low) if self.double or code >> 23 & 1 else (low, high)
-                for i in range(code & 7):
-                    s = code >> (3 + 5 * i) & 31
-                    t = s - (first if i == 0 else second)
-                    me[s] -= 1
-                    me[t if t > 0 else 0] += 1
-                keys.add(bytes(me))
+                keys.add(bytes(self._result_me(code, me)))
             self._result_keys = keys
         return self._result_keys
+
+    def result_for(self, position):
+        """The play code whose result is ``position``, or None (``PlayList.result_for`` without a Position
+        a play: DONE on a long nardy 1-1 made ~115 KB of garbage finding its play on the unix port)."""
+        if bytes(position.opp) != bytes(self.position.opp):
+            return None
+        want = bytes(position.me)
+        me = bytearray(len(want))
+        for code in self.plays:
+            if self._result_me(code, me) == want:
+                return code
+        return None
 
     def is_complete(self, position):
         """True when ``position`` is the result of a legal play of this turn."""
