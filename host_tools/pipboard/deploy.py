@@ -33,7 +33,7 @@ import sys
 import time
 
 import pipboard
-from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, Link, LinkError, find_pico_ports
+from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, CommandError, Link, LinkError, find_pico_ports
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE_DIR = pipboard.FIRMWARE_DIR  # the firmware this pipboard carries (a clone's firmware/ in a clone)
@@ -358,6 +358,22 @@ def _read_manifest(transport):
         return {}  # unreadable: copy everything
 
 
+def wait_for_hello(port, within=20.0, opener=None):
+    """The hello of a board that is starting its game (a hello sent while the REPL still has the port is
+    echoed, not answered: asked again until ``within`` seconds have passed)."""
+    opener = opener or Link.open
+    deadline = time.monotonic() + within
+    time.sleep(1.5)
+    while True:
+        try:
+            with opener(port, timeout=4.0) as link:
+                return link.hello_reply
+        except (LinkError, CommandError) as exc:
+            if time.monotonic() >= deadline:
+                raise DeployError("files copied, but the board does not answer the Pipboard hello: %s" % exc)
+        time.sleep(0.5)
+
+
 def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=True, lines=False):
     """Build, copy what changed, restart the board and check its hello (``lines``: see ``build``)."""
     files = build(lines=lines)
@@ -400,12 +416,7 @@ def deploy(port=None, test_mode=False, force=False, out=sys.stdout, check_hello=
         transport.close()
     if not check_hello:
         return None
-    time.sleep(1.5)
-    try:
-        with Link.open(port, timeout=5.0) as link:
-            hello = link.hello_reply
-    except LinkError as exc:
-        raise DeployError("files copied, but the board does not answer the Pipboard hello: %s" % exc)
+    hello = wait_for_hello(port)
     out.write("board answers: firmware %s, protocol %s%s\n"
               % (hello.get("firmware"), hello.get("protocol"), ", TEST MODE" if hello.get("test_mode") else ""))
     return hello

@@ -291,8 +291,8 @@ class Link:
             if "event" in reply:
                 self._queue_event(reply)
                 continue
-            if reply.get("id") != request_id:
-                continue  # a late reply to an earlier, timed-out request
+            if reply.get("id") != request_id or "cmd" in reply:
+                continue  # a late reply to an earlier, timed-out request; or our own frame echoed by a REPL
             if not reply.get("ok"):
                 raise CommandError(reply.get("error", "error"), reply.get("message", ""), reply)
             return reply
