@@ -105,7 +105,7 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
                 say("hardware fault: " + problem)
         if host.repl_requested:
             return now
-        how = host.handler.reset_requested
+        how = host.reset_requested
         if how:  # test mode's "reset" command: a power cut (``run`` resets the chip) or a hung loop
             sleep_ms(100)  # (its reply leaves the USB buffer first)
             while how == "watchdog":
@@ -138,17 +138,16 @@ def run(machine=None, micropython=None, board_pins=None, clock=None, mem_free=No
     hw = board_pins.build()
     wdt.feed()
     app = App(hw)
-    host = HostLink(app, FIRMWARE_VERSION)  # protocol over USB serial beside the REPL
-    host.handler.geometry = geometry_summary()
-    host.handler.can_reset = True  # test mode's "reset": a power cut or a hung loop, on the host's request
-    host.handler.announce()
+    # protocol over USB serial beside the REPL, loaded at the host's first byte (a board at the table has no
+    # host: ~19 KB of heap); test mode's "reset" is a power cut or a hung loop, on the host's request
+    host = HostLink(app, FIRMWARE_VERSION, lazy=True, geometry=geometry_summary(), can_reset=True)
     micropython.kbd_intr(-1)  # no byte on the line (0x03 included) interrupts the game
     try:
         serve(host, app, wdt.feed, clock.ticks_ms, clock.ticks_diff, clock.sleep_ms, mem_free or gc.mem_free)
     finally:
         micropython.kbd_intr(3)
         hw.pixels.deinit()  # LEDs off
-    if host.handler.reset_requested:
+    if host.reset_requested:
         machine.reset()  # test mode: as a power cut, the board starts again from its save
         return "reset"
     # the deliberate hand-over: the watchdog cannot be stopped, so restart without the game

@@ -271,7 +271,7 @@ def test_a_pass_that_always_fails_leaves_the_board_answering(monkeypatch, tmp_pa
 
 
 def test_a_cut_led_chain_is_said_at_power_up_and_in_the_hello(monkeypatch, tmp_path):
-    rig = Rig(monkeypatch, tmp_path, loops=20)
+    rig = Rig(monkeypatch, tmp_path, b'{"id": 1, "cmd": "ping"}\n', loops=20)
     rig.twins.strip.cut = 60  # a strip's jumper came loose: the chain's end hears nothing
     assert rig.run() == "stopped"
     assert "hardware fault: the LED chain is broken" in rig.printed.getvalue()
@@ -281,8 +281,33 @@ def test_a_cut_led_chain_is_said_at_power_up_and_in_the_hello(monkeypatch, tmp_p
 
 
 def test_an_intact_board_says_no_hardware_fault(monkeypatch, tmp_path):
-    rig = Rig(monkeypatch, tmp_path, loops=20)
+    rig = Rig(monkeypatch, tmp_path, b'{"id": 1, "cmd": "ping"}\n', loops=20)
     assert rig.run() == "stopped"
     assert "hardware fault" not in rig.printed.getvalue()
     hello = [r for r in rig.usb.replies() if r.get("event") == "hello"][0]
     assert hello["snapshot"]["hardware"] == [] and hello["snapshot"]["error"] is None
+
+
+def test_the_protocol_is_loaded_at_the_hosts_first_byte_and_the_board_then_says_hello(monkeypatch, tmp_path):
+    """A board at the table never holds the protocol's code; the first byte from a host loads it, and the
+    host hears the board's hello before the answer to its first frame (the first frame is not lost)."""
+    import sys
+
+    rig = Rig(monkeypatch, tmp_path, loops=60)
+    seen = {}
+
+    def loop(n):
+        if n == 20:
+            seen["before"] = rig.usb.replies()
+            seen["loaded"] = [name for name in ("pipcore.protocol", "pipcore.bridge") if name in sys.modules]
+            rig.usb.data += b'{"id": 9, "cmd": "ping"}\n'
+
+    rig.on_loop = loop
+    for name in ("pipcore.protocol", "pipcore.bridge"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert rig.run() == "stopped"
+    assert seen["before"] == [], "the board spoke before a host did"
+    assert seen["loaded"] == [], "the protocol's code was loaded before a host spoke"
+    replies = rig.usb.replies()
+    assert replies[0].get("event") == "hello" and replies[0]["snapshot"]["phase"] == "setup", replies[:2]
+    assert any(r.get("id") == 9 and r.get("pong") is True for r in replies), replies

@@ -80,3 +80,37 @@ def test_steps_lead_through_every_play(moves, mode):
             assert result == cur and turn.result(code2) == cur
 
     play_game(moves, mode, check)
+
+
+@GAME
+@given(turns, modes)
+def test_the_results_known_to_steps_are_the_plays_results(moves, mode):
+    """``is_complete``'s keys (made in one buffer, nardysteps) are exactly the positions ``result`` makes,
+    and a double's next moves are exactly the moves of the plays still open from the position reached."""
+
+    def check(before, turn, after, number):
+        assert turn._keys() == set(bytes(turn.result(code).me) for code in turn.plays)
+        if not turn.double:
+            return
+        for code in turn.plays[:8]:
+            moves_of = turn.moves(code)
+            for made in range(len(moves_of)):  # every part of the play made so far
+                cur = before.copy()
+                taken = [0] * 25  # the moves made, by source
+                for s, t, _ in moves_of[:made]:
+                    cur.me[s] -= 1
+                    cur.me[t] += 1
+                    taken[s] += 1
+                want = set()
+                for other in turn.plays:  # every play whose moves include those made: its other sources
+                    mine = turn.moves(other)
+                    left = [0] * 25
+                    for s, _, _ in mine:
+                        left[s] += 1
+                    if len(mine) > made and all(left[p] >= taken[p] for p in range(25)):
+                        for p in range(1, 25):
+                            if left[p] > taken[p] and cur.me[p]:
+                                want.add((p, p - turn.high if p > turn.high else 0, turn.high))
+                assert set(turn.steps(cur)) == want, (before.describe("nardy"), turn.high, code, made)
+
+    play_game(moves, mode, check)

@@ -56,12 +56,27 @@ FRAME_PERIOD_MS = 20
 CHAIN_MS = 50  # the switch chain's sentinel read otherwise for this long: it broke (or works again)
 SAVE_BUFFER = 1536  # bytes kept for the state save's JSON (about 1.1 KB; grown by half when a save outgrows it)
 PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
+_CAUCASIAN_MODULES = ("caucasian", "causteps", "caunative")
+_NARDY_MODULES = ("nardy", "nardysteps")
+
+
+def _unload_other_variants(ctl):
+    """A new match keeps its own variant's generator; the other variants' code leaves the heap (a Caucasian
+    match then long nardy held both: 21 KB, tests/pico/heap.py)."""
+    gone = () if ctl.variant == "nardy" else _NARDY_MODULES
+    opts = ctl.options
+    if ctl.variant == "nardy" or not (opts.get("caucasian") or opts.get("jailBearOff")):
+        gone += _CAUCASIAN_MODULES
+    unload("pipcore", gone)
+
+
 # Loaded on demand elsewhere, but every backgammon roll needs them: loaded at power-up, while the heap
 # is whole (a module's code wants blocks of a KB or more that a game's heap no longer has in one piece)
 _ROLL_MODULES = ("pipcore.turnmap", "pipcore.steps", "pipcore.reach", "pipcore.showing")
-# Bytes the heap keeps free for the next event: work ahead (lift targets) stops below it. An event
-# allocates up to ~17 KB on the 64-bit unix port (about half on the Pico), all of it garbage after.
-IDLE_RESERVE = 24576
+# Bytes the heap keeps free for the next event: work ahead (lift targets) stops below it, so it never
+# takes the heap under the on-target line (50 KB free at a turn's worst moment, issue 23; a unit of work
+# ahead takes up to ~2 KB). At 24 KB the work ahead of a long nardy 1-1 met MemoryErrors on the Pico.
+IDLE_RESERVE = 53248
 
 _TICK = ("tick",)  # one tuple for every tick (a poll must not allocate)
 _SHORT = 1  # pipdrivers.buttons.SHORT
@@ -518,6 +533,7 @@ class App:
         ctl.step(("board", self.counts), self._scan_at or 0)
         ctl.save_due = True
         self.ctl = ctl
+        _unload_other_variants(ctl)
         self.generation += 1
         self.saving = True
         self._replay = []

@@ -41,10 +41,43 @@ class ChecksAndSteps:
         self._outside = saved_outside
         return found
 
+    def _result_me(self, code, me):
+        """The mover's checkers after the play ``code``, written into ``me`` (a bytearray as long as ``Position.me``): the moves of
+        ``PlayList.moves`` applied as ``nardy.apply_move`` applies them, nothing made."""
+        me[:] = self.position.me
+        if self.double:
+            first = second = self.high
+        elif code >> 23 & 1:  # the high die first
+            first, second = self.high, self.low
+        else:
+            first, second = self.low, self.high
+        for i in range(code & 7):
+            s = code >> (3 + 5 * i) & 31
+            t = s - (first if i == 0 else second)
+            me[s] -= 1
+            me[t if t > 0 else 0] += 1
+        return me
+
     def _keys(self):
-        if self._result_keys is None:
-            self._result_keys = set(bytes(self.result(c).me) for c in self.plays)
+        if self._result_keys is None:  # every result's checkers, made in one kept buffer (no Position a play)
+            keys = set()
+            me = bytearray(len(self.position.me))
+            for code in self.plays:
+                keys.add(bytes(self._result_me(code, me)))
+            self._result_keys = keys
         return self._result_keys
+
+    def result_for(self, position):
+        """The play code whose result is ``position``, or None (``PlayList.result_for`` without a Position
+        a play: DONE on a long nardy 1-1 made ~115 KB of garbage finding its play on the unix port)."""
+        if bytes(position.opp) != bytes(self.position.opp):
+            return None
+        want = bytes(position.me)
+        me = bytearray(len(want))
+        for code in self.plays:
+            if self._result_me(code, me) == want:
+                return code
+        return None
 
     def is_complete(self, position):
         """True when ``position`` is the result of a legal play of this turn."""
@@ -197,38 +230,41 @@ class ChecksAndSteps:
         if off != pm[0] - start[0] or total >= self.dice_used:
             return None
         ways = self._ways
-        if ways is None:  # each play's sources, highest first (once per turn: steps is asked at every lift)
-            ways = self._ways = []
-            for code in self.plays:
-                n = code & 7
-                ways.append(bytes(sorted([code >> (3 + 5 * i) & 31 for i in range(n)], reverse=True)))
+        if ways is None:  # once per turn (steps is asked at every lift): each play's sources, highest first,
+            ways = self._ways = _sources_of(self.plays)  # 4 bytes a play (0: no move), in one piece
         done = bytearray(total)  # the moves made so far, by source, highest first
         k = 0
         for p in range(HEAD, 0, -1):
             for _ in range(made[p]):
                 done[k] = p
                 k += 1
+        # the sources of each play not made yet (both lists highest first), if every move made is the play's;
+        # walked without making anything (a 1-1 of 183 plays made ~150 KB of garbage here on the unix port)
         out = []
-        for way in ways:
-            if len(way) <= total:
-                continue
-            # the sources of this play not made yet (both lists highest first); none if a move made is not its
-            rest = b""
+        seen = bytearray(HEAD + 1)  # sources already in ``out`` (the die is the same for every move)
+        for w in range(0, len(ways), 4):
             i = 0
-            for s in way:
+            n = 0
+            for j in range(w, w + 4):
+                s = ways[j]
+                if not s:
+                    break
+                n += 1
                 if i < total and done[i] == s:
                     i += 1
                 elif i < total and done[i] > s:
+                    i = -1
                     break
-                else:
-                    rest += bytes((s,))
-            else:
-                if i == total:
-                    for s in rest:
-                        if pm[s]:
-                            move = (s, s - d if s > d else 0, d)
-                            if move not in out:
-                                out.append(move)
+            if i != total or n <= total:
+                continue
+            i = 0
+            for j in range(w, w + n):
+                s = ways[j]
+                if i < total and done[i] == s:
+                    i += 1
+                elif pm[s] and not seen[s]:
+                    seen[s] = 1
+                    out.append((s, s - d if s > d else 0, d))
         return out
 
     def _mixed_index(self):
@@ -275,6 +311,23 @@ class ChecksAndSteps:
                     _add_step(index, other, first)
         self._index = index
         return index
+
+
+def _sources_of(plays):
+    """Each play's sources, highest first, 4 bytes a play (0 after its last move): a double's plays."""
+    ways = bytearray(4 * len(plays))
+    w = 0
+    for code in plays:
+        n = code & 7
+        for i in range(n):  # insertion, highest first (at most 4)
+            s = code >> (3 + 5 * i) & 31
+            j = w + i
+            while j > w and ways[j - 1] < s:
+                ways[j] = ways[j - 1]
+                j -= 1
+            ways[j] = s
+        w += 4
+    return ways
 
 
 def _moved(me, move):

@@ -93,26 +93,56 @@ class HostLink:
         host = HostLink(app, pipcore.__version__)
         while True:
             host.poll(ticks_ms())
+
+    ``lazy=True`` (``main.py``): the protocol handler and its bridge (about
+    19 KB of code on the Pico) are loaded only when the host's first byte
+    arrives; a board at the table without a host never holds them
+    (tests/bench/README.md, "Free heap on the Pico"). The link then
+    announces itself (an unsolicited ``hello`` event) and answers that byte's
+    frame as usual. ``geometry`` and ``can_reset`` are handed to the handler
+    when it is built.
     """
 
-    def __init__(self, app, firmware_version, test_mode=None, serial=None, bridge=None):
+    def __init__(self, app, firmware_version, test_mode=None, serial=None, bridge=None, lazy=False,
+                 geometry=None, can_reset=False):
+        self.app = app
+        self.firmware_version = firmware_version
+        self.serial = serial if serial is not None else UsbSerial()
+        self.bridge = bridge
+        self.test_mode = started_in_test_mode() if test_mode is None else test_mode
+        self.geometry = geometry
+        self.can_reset = can_reset
+        self.handler = None
+        if not lazy:
+            self.connect()
+
+    def connect(self):
+        """Build the protocol handler and the bridge (at once, or at the host's first byte); returns the handler."""
         from pipcore.bridge import AppBridge
         from pipcore.protocol import ProtocolHandler
 
-        self.serial = serial if serial is not None else UsbSerial()
-        self.bridge = bridge if bridge is not None else AppBridge(app)
-        if test_mode is None:
-            test_mode = started_in_test_mode()
-        self.handler = ProtocolHandler(self.bridge, self.serial.write, firmware_version, test_mode=test_mode)
-        self.handler.can_repl = True  # this port is the REPL's: the "repl" command hands it over
-        self.handler.deferred = True  # whole frames wait for ``poll`` to answer them (see there)
-        self.handler.streamed = True  # a byte stream: replies go out in small pieces (no big block in the heap)
-        self._feed = self.handler.feed  # bound once: poll() runs every pass of the main loop
+        if self.bridge is None:
+            self.bridge = AppBridge(self.app)
+        handler = ProtocolHandler(self.bridge, self.serial.write, self.firmware_version, test_mode=self.test_mode)
+        handler.can_repl = True  # this port is the REPL's: the "repl" command hands it over
+        handler.deferred = True  # whole frames wait for ``poll`` to answer them (see there)
+        handler.streamed = True  # a byte stream: replies go out in small pieces (no big block in the heap)
+        handler.can_reset = self.can_reset
+        if self.geometry is not None:
+            handler.geometry = self.geometry
+        self._feed = handler.feed  # bound once: poll() runs every pass of the main loop
+        self.handler = handler
+        return handler
 
     @property
     def repl_requested(self):
         """True once a host sent the ``repl`` command (its reply is already written)."""
-        return self.handler.repl_requested
+        return self.handler is not None and self.handler.repl_requested
+
+    @property
+    def reset_requested(self):
+        """Test mode's ``reset`` command: ``"power"`` or ``"watchdog"``, else None."""
+        return self.handler.reset_requested if self.handler is not None else None
 
     def poll(self, now):
         """One pass: the host's frames answered (up to ``_MAX_BYTES_PER_PUMP`` bytes), the app polled, its
@@ -124,6 +154,16 @@ class HostLink:
         was five frames deeper, past the Pico's 8 KB: issue 23).
         """
         handler = self.handler
+        if handler is None:  # lazy: no host has spoken yet
+            if not self.serial.poller.poll(0):
+                self.app.poll(now)
+                return
+            ctl = getattr(self.app, "ctl", None)
+            drop = getattr(ctl, "drop_caches", None)
+            if drop is not None:
+                drop()  # the work ahead makes room for the protocol's code (it is made again)
+            handler = self.connect()
+            handler.announce()
         pump = self.serial.pump
         left = _MAX_BYTES_PER_PUMP
         while left > 0:

@@ -33,7 +33,7 @@ import sys
 import time
 
 import pipboard
-from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, Link, LinkError, find_pico_ports
+from pipboard.link import PICO_PID_MICROPYTHON, PICO_VID, CommandError, Link, LinkError, find_pico_ports
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE_DIR = pipboard.FIRMWARE_DIR  # the firmware this pipboard carries (a clone's firmware/ in a clone)
@@ -422,7 +422,7 @@ def wait_for_hello(port, wait=HELLO_WAIT_S, opener=None):
         try:
             with opener() as link:
                 return link.hello_reply
-        except LinkError as exc:
+        except (LinkError, CommandError) as exc:  # no answer yet, or a refusal read from the REPL's echo
             if time.monotonic() >= deadline:
                 raise DeployError("files copied, but the board does not answer the Pipboard hello: %s" % exc)
             time.sleep(1.0)
