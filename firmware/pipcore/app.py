@@ -62,8 +62,9 @@ _NARDY_MODULES = ("nardy", "nardysteps")
 
 def _unload_other_variants(ctl):
     """A new match keeps its own variant's generator; the other variants' code leaves the heap (a Caucasian
-    match then long nardy held both: 21 KB, tests/pico/heap.py)."""
-    gone = () if ctl.variant == "nardy" else _NARDY_MODULES
+    match then long nardy held both: 21 KB, tests/pico/heap.py), and so does the options' table (~4 KB: a
+    match's options are made once, when it starts; a variant's turns load it again)."""
+    gone = ("options",) if ctl.variant == "nardy" else ("options",) + _NARDY_MODULES
     opts = ctl.options
     if ctl.variant == "nardy" or not (opts.get("caucasian") or opts.get("jailBearOff")):
         gone += _CAUCASIAN_MODULES
@@ -143,7 +144,7 @@ class App:
         self.pending = False  # a match chosen in the menu waits for the next new match (pipcore.settings)
         self.tournament = None  # tournament mode from the settings (None: none saved yet)
         powerup.load_settings(self)
-        unload("pipcore", ("powerup",))
+        unload("pipcore", ("powerup", "options"))  # (options: made once a match)
         self.hardware = []  # what the power-up checks and the self-test found broken
         self._chain_ok = True  # the switch chain as last judged: watched at every scan (``_poll``)
         self._chain_at = None  # since when the chain reads otherwise
@@ -194,8 +195,8 @@ class App:
     def forget_modules(self):
         """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
         if self.overlay is self.mode:
-            unload("pipcore", ("menu", "settings", "selftest") if self.mode else (
-                "menu", "settings", "selftest", "glyphs", "bamode", "bahost", "bascore", "bacalls", "bawait"))
+            unload("pipcore", ("menu", "settings", "selftest", "options") if self.mode else (
+                "menu", "settings", "selftest", "options", "glyphs", "bamode", "bahost", "bascore", "bacalls", "bawait"))
 
     # -- the loop ------------------------------------------------------------
     def poll(self, now):
@@ -470,6 +471,7 @@ class App:
             ctl = Controller(self.ctl.options, self.ctl.variant, self.capacity, store=self.store, entropy=self.entropy)
             ctl.save_due = True
         self.ctl = ctl
+        _unload_other_variants(ctl)
         self._drawn = -1
         self._panel = None
         self._dirty = True

@@ -54,7 +54,6 @@ from pipcore.names import (BUTTONS, CUBE_OFFERED, GAME_OVER, M_CAND_FROM, M_CAND
                            M_FIX_FROM, M_FIX_TO, M_LIFTED, M_MISSING, M_NONE, M_PLAY_FROM, M_PLAY_TO, M_REQUIRED,
                            M_SOURCE, M_TARGET, M_WIN, MATCH_OVER, MOVING, NOBODY, OPENING, PHASE_NAMES, PICK,
                            ROLE_NAMES, ROLL_OPENING, ROLL_TURN, SETUP, TURN_START, M_ADD, M_REMOVE)
-from pipcore.options import make_options
 from pipcore.position import PositionError
 from pipcore.guide import MISSING_MS, TurnGuide  # noqa: F401
 from pipcore.ctlviews import LOG_LINES, ControllerViews  # noqa: F401
@@ -80,6 +79,8 @@ class Controller(ControllerViews):
     def __init__(self, options=None, variant="backgammon", capacity=None, _fresh=True, store=None, entropy=None):
         self.variant = variant
         self.nardy = variant == "nardy"
+        from pipcore.options import make_options  # (loaded for a new match only: pipcore.app unloads it)
+
         self.options = make_options(options, variant)
         self.capacity = capacity if capacity is not None else DEFAULT_CAPACITY
         self.sensed = bytearray(NLOC)

@@ -6,7 +6,6 @@ One framed entry per action (``RecordWriter`` is the ``writer`` of a
 board loads only the writer (RAM).
 """
 
-from pipcore.options import make_options
 
 MAGIC = b"PIPREC"
 VERSION = 1  # without header lines
@@ -76,6 +75,8 @@ class RecordWriter:
             name = players[i].encode()[:120]
             self._put(b"N" + bytes((i,)) + name)
         # only what differs from the defaults (and the match length): compact on flash
+        from pipcore.options import make_options
+
         defaults = make_options({"matchLength": options.get("matchLength", 0)}, self.variant)
         for name in sorted(options):
             if name == "matchLength" or options[name] != defaults.get(name):

@@ -14,8 +14,6 @@ interface of ``pipcore.rules.Turn`` (``plays``, ``dice_used``, ``moves``,
 Variant modules are imported only when a game needs them (RAM on the Pico).
 """
 
-from pipcore.options import make_options
-
 VARIANTS = ("backgammon", "nardy")
 
 
@@ -27,6 +25,8 @@ def make_turn(position, dice, variant="backgammon", options=None, first_turn=Fal
     mover's first turn of the game (long nardy's head-rule exceptions); ``store``
     is where standard backgammon writes a double's plays (``rules.Turn``).
     """
+    from pipcore.options import make_options
+
     opts = make_options(options, variant)
     if variant == "nardy":
         from pipcore import nardy

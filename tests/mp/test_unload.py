@@ -1,0 +1,47 @@
+"""Code a match needs only at its start leaves the heap, and comes back when it is needed (CPython and MicroPython).
+
+``compat.unload`` acts only where the heap is the board's RAM (MicroPython): there a
+made match no longer holds ``pipcore.options`` (~4 KB on the Pico), and a variant's
+turn, which makes its options again, loads it back and plays.
+"""
+
+import json
+import sys
+
+from pipcore import compat
+from pipcore.board import NLOC, fill_counts
+from pipcore.variants import decode_position
+from resilience import Bench
+
+
+def _ask(bench, cmd, **args):
+    args["cmd"] = cmd
+    args["id"] = 1
+    before = len(bench.out)
+    bench.handler.feed((json.dumps(args) + "\n").encode())
+    reply = json.loads(bench.out[before])
+    assert reply["ok"], reply
+    return reply
+
+
+def _options_loaded():
+    return "pipcore.options" in sys.modules
+
+
+def test_a_match_made_leaves_the_options_table_out_of_the_heap_and_a_caucasian_turn_loads_it_again():
+    bench = Bench()
+    if compat._HEAP_IS_RAM:
+        assert not _options_loaded()  # the power-up made its match and let the table go
+    _ask(bench, "new_game", variant="backgammon", options={"caucasian": True, "caucasianScope": "board"})
+    if compat._HEAP_IS_RAM:
+        assert not _options_loaded()
+    _ask(bench, "set_position", position_id="AAAEtEmTAAAAAA")
+    counts = bytearray(NLOC)
+    fill_counts(decode_position("AAAEtEmTAAAAAA", "backgammon"), bench.app.ctl.mover, counts, None, False)
+    bench.show(counts)  # the checkers laid out as the LEDs ask
+    _ask(bench, "roll")
+    snap = _ask(bench, "snapshot")["snapshot"]
+    assert snap["phase"] == "moving", snap["phase"]
+    assert bench.app.ctl.turn.plays, "no legal play"
+    if compat._HEAP_IS_RAM:
+        assert _options_loaded()  # the Caucasian generator made its options again
