@@ -8,7 +8,7 @@ The options are checked without loading the mode: a host's ``new_game``
 refused on a backgammon board leaves this small module only.
 """
 
-from pipcore.options import ConfigError  # (a Back Alley option refused says which, as a match's does)
+from pipcore.names import ConfigError  # (a Back Alley option refused says which, as a match's does)
 
 _TRUMPS = ("clubs", "diamonds", "hearts", "spades", "joker (no trump)")
 _SHORTCUTS = ("DOUBLE: joker", "DOUBLE: Board", "DOUBLE: the rest")  # by the keeper's phase

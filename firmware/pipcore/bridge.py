@@ -228,6 +228,7 @@ class AppBridge:
         # the controller's loader imported here, high on the stack: an import is deep in C (on the Pico's 8 KB
         # stack it left 950 bytes from inside the controller's step: tests/pico/depth.py)
         import pipcore.matchload  # noqa: F401
+        import pipcore.options  # noqa: F401  (a Match ID's options are made again; both leave after the load)
 
         self.app.event(("load", position_id, mover, dice, match_id), self.now)
         self._changes()

@@ -56,7 +56,7 @@ moves) and results on the first call.
 """
 
 from pipcore.compat import const
-from pipcore.options import ConfigError
+from pipcore.names import ConfigError
 from pipcore.causteps import ExactAndSteps, _remark
 from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS

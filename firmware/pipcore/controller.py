@@ -43,6 +43,7 @@ or ROLL_OPENING), ``save_due`` (the app saves ``snapshot()`` and clears it),
 """
 
 from pipcore.board import index, DEFAULT_CAPACITY, NLOC, TRAY0, find, fill_counts
+from pipcore.compat import unload
 from pipcore.cube import BEAVER, DROP, OFFER, RACCOON, TAKE
 from pipcore.keeper import RecordKeeper
 from pipcore.owners import refusal
@@ -248,6 +249,7 @@ class Controller(ControllerViews):
 
             load_position(self, event[1], event[2], event[3] if len(event) > 3 else None,
                           event[4] if len(event) > 4 else None)
+            unload("pipcore", ("matchload", "options"))  # a host's position is rare: its code leaves the heap
         elif kind == "host_play":
             from pipcore.outside import show_play
             show_play(self, event[1])

@@ -293,7 +293,7 @@ class Referee:
         if self.nardy or self.options["caucasian"] or self.options["jailBearOff"]:
             from pipcore.variants import make_turn
             return make_turn(self.position, self.dice, self.variant, self.options, not self.played[self.turn],
-                             store)
+                             store, True)  # (the referee's options are made: make_options' output)
         return Turn(self.position, self.dice, store)
 
     def play(self, moves, player=None):

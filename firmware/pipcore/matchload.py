@@ -9,7 +9,6 @@ module only when a host sets a position (``set_position``, the controller's
 from pipcore.cube import Cube
 from pipcore.match import CUBE_OR_ROLL, PLAY, Match, MatchError
 from pipcore.position import CHECKERS
-from pipcore.options import make_options
 from pipcore.rules import check_dice
 
 
@@ -37,6 +36,8 @@ def load(ref, position, turn, dice=None, state=None):
             if length:
                 opts["beavers"] = opts["raccoons"] = opts["jacoby"] = False
                 opts["autoDoubles"] = 0
+            from pipcore.options import make_options
+
             ref.options = make_options(opts, ref.variant)
         m = Match(length, ref.options["crawford"])
         m.score = [state.score[0], state.score[1]]

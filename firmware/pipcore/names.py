@@ -1,4 +1,4 @@
-"""The board's shared vocabulary: phases, LED mark roles, buttons.
+"""The board's shared vocabulary: phases, LED mark roles, buttons, and the options' error.
 
 The controller, the app, the protocol, the simulator and ``pipboard
 hwdocs`` all speak these names; nothing here depends on anything else.
@@ -48,3 +48,8 @@ ROLL_OPENING = const(2)
 # -- buttons, by meaning (the app maps physical buttons to these) ------------
 # (RESIGN: a side's DROP held, pipcore.resign; UNDO: undo short, reopens keyed-in dice, pipcore.keyed)
 BUTTONS = ("ROLL", "DONE", "DOUBLE", "TAKE", "DROP", "BEAVER", "RACCOON", "NEXT", "NEW", "RESIGN", "UNDO")
+
+
+class ConfigError(ValueError):
+    """An unknown option, a bad value, or a combination RULES.md forbids (``pipcore.options``). Here, not
+    there, so that a variant's generator can refuse an option without holding the options' table in RAM."""

@@ -36,7 +36,7 @@ generator in ``tests/nardy_naive.py`` makes the same ones):
 """
 
 from pipcore.compat import const
-from pipcore.options import ConfigError
+from pipcore.names import ConfigError
 from pipcore.playcodes import PlayList
 from pipcore.position import BAR, CHECKERS, Position, PositionError
 from pipcore.rules import check_dice

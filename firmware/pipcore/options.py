@@ -10,6 +10,8 @@ CLI. ``make_options`` fills defaults and validates; bad names, values or
 combinations raise ConfigError with a message that says which.
 """
 
+from pipcore.names import ConfigError  # noqa: F401  (raised here; the host tools import it from here)
+
 UNLIMITED = -1  # autoDoubles without a limit
 
 VARIANTS = ("backgammon", "nardy")
@@ -43,9 +45,6 @@ _SPEC = {
 
 OPTION_NAMES = tuple(sorted(_SPEC))
 
-
-class ConfigError(ValueError):
-    """An unknown option, a bad value, or a combination RULES.md forbids."""
 
 
 def _check_value(name, value):

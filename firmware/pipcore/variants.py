@@ -17,17 +17,21 @@ Variant modules are imported only when a game needs them (RAM on the Pico).
 VARIANTS = ("backgammon", "nardy")
 
 
-def make_turn(position, dice, variant="backgammon", options=None, first_turn=False, store=None):
+def make_turn(position, dice, variant="backgammon", options=None, first_turn=False, store=None, made=False):
     """The legal plays of ``dice`` in ``position`` for ``variant``.
 
     ``options`` uses RULES.md's option names (missing ones take their
     defaults; bad ones raise ``ConfigError``). ``first_turn`` is True on the
     mover's first turn of the game (long nardy's head-rule exceptions); ``store``
-    is where standard backgammon writes a double's plays (``rules.Turn``).
+    is where standard backgammon writes a double's plays (``rules.Turn``); ``made``: ``options`` come
+    from ``make_options`` already (a referee's), taken as they are.
     """
-    from pipcore.options import make_options
+    if made:  # a referee's options, made when its match began (the options' table stays out of RAM)
+        opts = options
+    else:
+        from pipcore.options import make_options
 
-    opts = make_options(options, variant)
+        opts = make_options(options, variant)
     if variant == "nardy":
         from pipcore import nardy
 
