@@ -104,3 +104,10 @@ def test_the_simulator_comes_back_from_a_reset_with_its_save(sim_link):
     assert after["options"]["matchLength"] == 3 and after["position_id"] == before["position_id"]
     with pytest.raises(CommandError):
         sim_link.request("reset", how="later")
+
+
+def test_a_port_with_no_board_is_said_in_a_line_not_a_traceback(tmp_path, capsys):
+    missing = str(tmp_path / "ttyNothing")
+    assert tableplayer.main(["--port", missing, "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableplayer: ") and "ttyNothing" in err and "Traceback" not in err

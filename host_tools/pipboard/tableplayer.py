@@ -31,6 +31,7 @@ match; a game that desyncs ends its match (a new match starts).
 
 import os
 import random
+import sys
 import time
 
 from pipcore.board import BAR0, DEFAULT_CAPACITY as CAPACITY, NLOC, fill_counts, owner_at, slot_loc
@@ -592,6 +593,14 @@ def main(argv=None):
     parser.add_argument("--quiet", action="store_true", help="only the problems and the figures")
     parser.add_argument("--commands", action="store_true", help="every protocol command instead (pipboard.commandtable)")
     args = parser.parse_args(argv)
+    try:
+        return _run(args, Link)
+    except (LinkError, OSError) as exc:  # no board, a board that went away: said in a line, no traceback
+        print("tableplayer: %s" % exc, file=sys.stderr)
+        return 2
+
+
+def _run(args, Link):
     with Link.open(args.port, timeout=10.0) as link:
         if not link.hello_reply.get("test_mode"):
             print("the board on %s is not in test mode (pipboard deploy --test, pipboard sim --test)" % args.port)
