@@ -75,9 +75,11 @@ def _unload_other_variants(ctl):
 # is whole (a module's code wants blocks of a KB or more that a game's heap no longer has in one piece)
 _ROLL_MODULES = ("pipcore.turnmap", "pipcore.steps", "pipcore.reach", "pipcore.showing")
 # Bytes the heap keeps free for the next event: work ahead (lift targets) stops below it, so it never
-# takes the heap under the on-target line (50 KB free at a turn's worst moment, issue 23; a unit of work
-# ahead takes up to ~2 KB). At 24 KB the work ahead of a long nardy 1-1 met MemoryErrors on the Pico.
-IDLE_RESERVE = 53248
+# takes the heap under the on-target line (50 KB free at a turn's worst moment, issue 23) even with the
+# garbage of one unit of work ahead: up to ~4.5 KB (a long nardy 1-1's lift targets on the emulated Pico,
+# tests/pico/heap.py: at 52 KB its worst moment was 48,672 B = 53,248 - 4,576). At 24 KB the work ahead
+# of a long nardy 1-1 met MemoryErrors on the Pico.
+IDLE_RESERVE = 57344
 
 _TICK = ("tick",)  # one tuple for every tick (a poll must not allocate)
 _SHORT = 1  # pipdrivers.buttons.SHORT
