@@ -354,7 +354,7 @@ class App:
             self._board = event[1]
         else:  # (not for every scan: a match starts on a button or a host's event)
             self._tick_clock(now)
-        if event[0] != "tick":
+        if event[0] != "tick" or 0 <= self.ctl.deep_at <= now:  # (a tick's deeper reading leaves garbage too)
             self._litter = _collect is not None  # its garbage goes at the next quiet pass
         if self.pending and event[0] == "button" and (event[1] == "NEW" or self.ctl.phase == MATCH_OVER and
                                                       event[1] in ("DONE", "ROLL")):
