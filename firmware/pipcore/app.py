@@ -250,8 +250,8 @@ class App:
                 busy = True
         ctl = self.ctl  # (a step may have rebuilt the controller)
         clock = ctl.clock
-        if ctl.transit_since >= 0 or clock is not None and 0 <= clock.wake <= now:
-            self.step(_TICK, now)  # checkers in hand escalate; the running clock's panel, its flag
+        if ctl.transit_since >= 0 or 0 <= ctl.deep_at <= now or clock is not None and 0 <= clock.wake <= now:
+            self.step(_TICK, now)  # checkers in hand escalate; a deeper reading is due; the running clock
             clock = self.ctl.clock
             if clock is not None and clock.running >= 0 and self.saving:  # its reading between saves
                 clock.keep_reading(getattr(self.hw, "clock_store", None), self.hw.state_store.seq, now)
@@ -265,9 +265,9 @@ class App:
         A commit the flash or the heap refused is saved again (with back-off);
         the garbage of the last event is collected now, between a person's
         actions (so the next event rarely meets a collection); then the
-        controller works ahead (``Controller.idle``: a deeper reading of the
-        counts, and, while the heap keeps ``IDLE_RESERVE`` free, the next
-        lift's targets).
+        controller works ahead (``Controller.idle``: while the heap keeps
+        ``IDLE_RESERVE`` free, the next lift's targets; what the board says
+        never hangs on it, the deeper reading of counts being a tick's).
         """
         ctl = self.ctl
         if ctl.save_due and now - self._save_retry_at >= 0:
@@ -356,7 +356,7 @@ class App:
             self._board = event[1]
         else:  # (not for every scan: a match starts on a button or a host's event)
             self._tick_clock(now)
-        if event[0] != "tick":
+        if event[0] != "tick" or 0 <= self.ctl.deep_at <= now:  # (a tick's deeper reading leaves garbage too)
             self._litter = _collect is not None  # its garbage goes at the next quiet pass
         if self.pending and event[0] == "button" and (event[1] == "NEW" or self.ctl.phase == MATCH_OVER and
                                                       event[1] in ("DONE", "ROLL")):

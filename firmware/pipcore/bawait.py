@@ -152,6 +152,7 @@ class Waiting:
     coach_panel = None
     want_roll = 0
     transit_since = -1
+    deep_at = -1
     game_no = 1
     record_count = 0
     display = ("setup",)

@@ -63,6 +63,12 @@ from pipcore.variants import decode_position
 
 SNAPSHOT_VERSION = 3  # 3: the record in its own file (pipcore.keeper); a version 2 save is migrated
 
+# A settled change is answered at once from the quick search (``Tracker.follow``); where it left ways
+# unjudged, the deeper one (``Tracker.refine``) is the first tick this long after it (or DONE), so what
+# the board says hangs on the events and their times only, never on how many quiet polls ran (issue 23,
+# tests/mp/verdicts.py), and the frame of the change is shown before it.
+DEEP_MS = 20
+
 KEEP_RESULTS = 16  # finished games the board remembers (scores are kept whole)
 _DIFFERS = "the board differs from the game: follow the LEDs to restore it"
 _CUBE_BUTTONS = {"TAKE": TAKE, "DROP": DROP, "BEAVER": BEAVER, "RACCOON": RACCOON}
@@ -109,6 +115,7 @@ class Controller(ControllerViews):
         self.missing_now = False  # DONE was pressed with checkers off the board
         self.coach = None  # (player, [(location, role), ...]): the coach's better play, between rolls
         self.coach_panel = None  # (level, pips) for the panel's dice while the coach speaks
+        self.deep_at = -1  # when the deeper reading of counts answered in haste is due (a tick), or -1
         self._prompt = ""  # the message the coach's line was added to
         self._want = bytearray(NLOC)
         # at the table (docs/controller.md): a resignation offered (pipcore.resign) or dice being keyed in
@@ -242,7 +249,9 @@ class Controller(ControllerViews):
         elif kind == "dice":
             self._on_dice(event[1], event[2])
         elif kind == "tick":
-            if self.phase == MOVING and self.transit_since >= 0 and now - self.transit_since >= MISSING_MS:
+            if 0 <= self.deep_at and now - self.deep_at >= 0:
+                self._deepen()
+            elif self.phase == MOVING and self.transit_since >= 0 and now - self.transit_since >= MISSING_MS:
                 self._evaluate()
         elif kind == "load":
             from pipcore.matchload import load_position
@@ -407,9 +416,8 @@ class Controller(ControllerViews):
     def _done(self):
         if not self.have_sensed:
             return
-        tr = self._roll_tracker()
-        if tr.deep is not None and tr.refine(bytes(self.sensed)):
-            self._evaluate()  # (DONE before a quiet poll: the deeper readings first)
+        self._deepen()  # (DONE before the reading's tick: the deeper readings first)
+        tr = self.tracker
         done, unsure = tr.at_done(self.sensed)
         if not done:
             self.refused += 1
@@ -438,6 +446,13 @@ class Controller(ControllerViews):
         done = tr = None  # (the turn's readings are garbage once the play is known: see _commit)
         self._commit(node)
         self._evaluate()
+
+    def _deepen(self):
+        """The deeper reading of counts a settled change answered in haste (``deep_at``), now."""
+        tr = self._roll_tracker()
+        if tr is not None and tr.deep is not None and self.have_sensed and tr.refine(bytes(self.sensed)):
+            self._evaluate()
+        self.deep_at = -1
 
     def _commit(self, node):
         tr = self.tracker
@@ -548,6 +563,11 @@ class Controller(ControllerViews):
         if self.marks != was[0] or self.mark_player != was[1]:
             self.frame += 1
             self.since = self.now
+        tr = self.tracker
+        if tr is None or tr.deep is None:
+            self.deep_at = -1
+        elif self.deep_at < 0:
+            self.deep_at = self.now + DEEP_MS  # (a later change before it keeps the time: it is not put off)
 
     def _eval_setup(self):
         """Guide the board to the referee's position: every addition and removal at once."""

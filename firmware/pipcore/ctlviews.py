@@ -3,7 +3,8 @@
 ``pipcore.controller.Controller`` inherits them. Each is a window on one
 owner's truth (the referee's match, the tracker's roll, the record keeper's
 file), never a copy of it; plus the work a quiet poll may do ahead
-(``idle``) and what may be dropped for RAM (``drop_caches``).
+(``idle``: never a change of what the board says) and what may be dropped
+for RAM (``drop_caches``).
 """
 
 from pipcore.board import NLOC, fill_counts
@@ -171,21 +172,18 @@ class ControllerViews:
             self.tracker.drop_caches()
 
     def idle(self, prepare=True):
-        """Work ahead while nothing happens: the deeper reading of counts answered in haste, then
-        (if ``prepare``: the app says no when the heap is short) the targets of one more movable checker.
+        """Work ahead while nothing happens (if ``prepare``: the app says no when the heap is short): the
+        targets of one more movable checker, so a lift is answered from what is ready instead of being
+        computed then. Returns True if it did something (the app calls it once per quiet poll).
 
-        Returns True if it did something (the app calls it once per quiet poll),
-        so a lift is answered from what is ready instead of being computed then.
+        Nothing done here changes what the board says (issue 23: the same verdicts whether no quiet
+        poll, some or all of them ran; tests/mp/verdicts.py): the deeper reading of counts answered in
+        haste is the ``tick`` due at ``deep_at`` (``Controller.step``).
         """
-        if self.phase != MOVING:
+        if self.phase != MOVING or not prepare or self.transit_since >= 0:
             return False
         try:
             tr = self._roll_tracker()
-            if tr.deep is not None and self.have_sensed and tr.refine(bytes(self.sensed)):
-                self._evaluate()  # the deeper readings of the counts answered at once
-                return True
-            if self.transit_since >= 0 or not prepare:
-                return False
             return tr.idle(bytes(self.sensed) if self.have_sensed else None)
         except MemoryError:  # work ahead is optional: with the heap this full, a lift computes its own
             self.drop_caches()

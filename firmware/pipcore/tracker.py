@@ -18,7 +18,10 @@ on demand from the position at the roll:
 * ``at_done(sensed)`` lists the complete legal plays the board may show when
   DONE is pressed (several where the switches cannot tell them apart);
 * ``idle()`` prepares the lift targets of one more movable checker while
-  nothing happens, so a lift is answered from what is ready.
+  nothing happens, so a lift is answered from what is ready. What it
+  prepares makes a change cheaper, never read differently: a node that
+  stops being believed loses its kept targets whether they were prepared
+  or made on demand (``_set_cur``, ``refine``).
 
 The tracker knows nothing of the cube, the score or the LEDs. Its tables
 belong to this roll: ``drop_caches`` lets them go (they are rebuilt on
@@ -39,9 +42,10 @@ WRONG = const(3)  # no reading of the turn shows the counts: a checker where non
 IDLE_NODES = const(40)
 
 # Ways judged by the turn's steps() (``_reach``) when a settled change is answered (QUICK_BUDGET)
-# and when the same counts are judged again from a quiet poll (``refine``, REACH_BUDGET). The
-# change is answered at once from the kept lift targets; the deeper search that real plays need
-# (at 4 ways, 2 of 20,000 random plays in random hand orders were misread) runs a poll later.
+# and when the same counts are judged again (``refine``, REACH_BUDGET). The change is answered at
+# once from the kept lift targets; the deeper search that real plays need (at 4 ways, 2 of 20,000
+# random plays in random hand orders were misread) is the controller's tick ``DEEP_MS`` later (or
+# DONE): at a set time, never at whichever quiet poll comes first (pipcore.controller).
 QUICK_BUDGET = const(0)
 REACH_BUDGET = const(12)
 
@@ -360,7 +364,9 @@ class Tracker:
         readings held before it; True if it did (the caller shows the readings again)."""
         if self.deep is None or s != self.deep or self._before is None:
             return False
-        self.cands, self.cur = self._before
+        cands, cur = self._before
+        self._set_cur(cur)  # (as any change of reading: what quiet polls prepared on the hasty one goes, as
+        self.cands = cands  # it would have if none had run; a search reads kept targets, so this matters)
         self.deep = None
         self._follow(s, REACH_BUDGET)
         self.deep = None

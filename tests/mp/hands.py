@@ -149,7 +149,10 @@ def check_play(ctl, pos, mover, dice, turn, code, events, now=0):
             sensed[i] = c if c < cap[i] else cap[i]
         now += 50
         ctl.step(("board", bytes(sensed)), now)
-        ctl.idle()  # a quiet poll, as the app's: the deeper readings of the counts
+        ctl.idle()  # a quiet poll, as the app's: the next lift's targets
+        if ctl.deep_at >= 0:  # the app's tick when the deeper reading of the counts is due
+            now = ctl.deep_at
+            ctl.step(("tick",), now)
         if ctl.phase != MOVING:
             _fail("left the moving phase (%d)" % ctl.phase, pid, mover, dice, events, k + 1)
         marks = ctl.marks

@@ -148,10 +148,18 @@ class Rig:
         return dt if timed else 0
 
     def rest(self):
-        """The quiet polls before a person's next change (App.quiet: garbage, deeper readings, targets)."""
+        """The quiet polls before a person's next change (App.quiet: garbage, targets), with the app's tick
+        among them when a deeper reading of the counts is due (``Controller.deep_at``)."""
         n = 0
         while n < 400 and self.app.quiet(self.now):
             n += 1
+        at = getattr(self.app.ctl, "deep_at", -1)
+        if at >= 0:
+            # (the events' clock is left where it was: the timed frames keep their blink phases, whose
+            # drawing costs differ, so the figures compare with earlier runs)
+            self.app.step(("tick",), at if at > self.now else self.now)
+            while n < 800 and self.app.quiet(self.now):
+                n += 1
 
     def press_roll(self, mover, rest=True):
         self.now += 10
