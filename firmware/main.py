@@ -119,14 +119,15 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
             said = app.hardware
             for problem in said:
                 say("hardware fault: " + problem)
-        if host.repl_requested:
-            return now
-        how = host.reset_requested
-        if how:  # test mode's "reset" command: a power cut (``run`` resets the chip) or a hung loop
-            sleep_ms(100)  # (its reply leaves the USB buffer first)
-            while how == "watchdog":
-                sleep_ms(100)  # the loop hangs, the watchdog is not fed: it restarts the board
-            return now
+        if host.handler is not None:  # (a host has spoken: it may have asked for the REPL or a reset)
+            if host.repl_requested:
+                return now
+            how = host.reset_requested
+            if how:  # test mode's "reset" command: a power cut (``run`` resets the chip) or a hung loop
+                sleep_ms(100)  # (its reply leaves the USB buffer first)
+                while how == "watchdog":
+                    sleep_ms(100)  # the loop hangs, the watchdog is not fed: it restarts the board
+                return now
         since = now - checked
         if since >= MEMORY_IDLE_CHECK_MS or since >= MEMORY_CHECK_MS and app.changes != seen:
             checked = now

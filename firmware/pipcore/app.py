@@ -230,44 +230,62 @@ class App:
             self._poll_failures = 0
 
     def _poll(self, now):
-        hw = self.hw
+        # (Few locals in the functions of a calm pass: MicroPython puts a frame of more than 11 locals and
+        # stack slots on the heap, and finding that block in a game's heap cost 0.3 ms on the emulated Pico.
+        # The events are stepped from here, as deep on the C stack as before.)
         busy = False
         if self._scan_at is None or now - self._scan_at >= SCAN_PERIOD_MS:
-            first = self._scan_at is None
-            self._scan_at = now
-            scanner = hw.scanner
-            scanner.scan(now)
-            if scanner.chain_ok == self._chain_ok:
-                self._chain_at = None
-            elif self._chain_at is None:
-                self._chain_at = now
-            elif now - self._chain_at >= CHAIN_MS:  # the switch chain broke, or works again (not a glitch,
-                self._chain_at = None  # nor a keypad that has not scanned yet at power-up)
-                self.hardware_checked(scanner.chain_ok, LED_CHAIN not in self.hardware and None)
-            if scanner.pending() or first:
-                while scanner.pop() >= 0:
-                    pass
-                counts = self.counts
-                g.location_counts(scanner.bits, counts)
-                for i in range(NLOC):
-                    counts[i] &= 0x7F  # a checker not pushed home still counts in its run
-                if self.overlay is None or not self.overlay.sensed(now):  # (the self-test keeps the board)
-                    self.step(("board", counts), now)
+            if self._scan(now):  # a change settled: the counts are read
                 busy = True
+                if self.overlay is None or not self.overlay.sensed(now):  # (the self-test keeps the board)
+                    self.step(("board", self.counts), now)
         if self._button_at is None or now - self._button_at >= BUTTON_PERIOD_MS:
             self._button_at = now
-            buttons = hw.buttons
-            buttons.poll(now)
-            code = buttons.pop()  # drained on every pass: a press left by a failed pass is not lost
+            self.hw.buttons.poll(now)
+            code = self.hw.buttons.pop()  # drained on every pass: a press left by a failed pass is not lost
             while code >= 0:
-                self._button(code >> 2, code & 3, now)
-                code = buttons.pop()
                 busy = True
-        overlay = self.overlay  # (the menu and the self-test change with time too: never calm)
-        if not busy and overlay is None and now - self._calm_until < 0 and not self._dirty and (
+                self._button(code >> 2, code & 3, now)
+                code = self.hw.buttons.pop()
+        if not busy and self.overlay is None and now - self._calm_until < 0 and not self._dirty and (
                 self._looked == self.changes):
             self.due = self._scan_at + SCAN_PERIOD_MS - self.skew  # a calm pass: nothing to tick, draw or prepare
             return
+        self._pass(now, busy)
+
+    def _scan(self, now):
+        """Scan the switches; True if a change settled (``counts`` then holds the sensed checkers)."""
+        first = self._scan_at is None
+        self._scan_at = now
+        scanner = self.hw.scanner
+        scanner.scan(now)
+        if scanner.chain_ok == self._chain_ok:
+            self._chain_at = None
+        else:
+            self._chain_watch(scanner.chain_ok, now)
+        if not (first or scanner.pending()):
+            return False
+        self._read_counts(scanner)
+        return True
+
+    def _read_counts(self, scanner):
+        while scanner.pop() >= 0:
+            pass
+        counts = self.counts
+        g.location_counts(scanner.bits, counts)
+        for i in range(NLOC):
+            counts[i] &= 0x7F  # a checker not pushed home still counts in its run
+
+    def _chain_watch(self, ok, now):
+        if self._chain_at is None:
+            self._chain_at = now
+        elif now - self._chain_at >= CHAIN_MS:  # the switch chain broke, or works again (not a glitch,
+            self._chain_at = None  # nor a keypad that has not scanned yet at power-up)
+            self.hardware_checked(ok, LED_CHAIN not in self.hardware and None)
+
+    def _pass(self, now, busy):
+        """The rest of a pass where something happened or is due: ticks, the LEDs, the quiet work, the plan."""
+        overlay = self.overlay
         ctl = self.ctl  # (a step may have rebuilt the controller)
         clock = ctl.clock
         if ctl.transit_since >= 0 or clock is not None and 0 <= clock.wake <= now:
