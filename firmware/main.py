@@ -94,8 +94,9 @@ def serve(host, app, feed, ticks_ms, ticks_diff, sleep_ms, mem_free):
     work waits), 1 ms at least. ``time.sleep_ms`` waits in WFE on the rp2
     port: the CPU idles, USB goes on, and host bytes wait a scan period at
     most. Measured on the emulated Pico (``PICO_STATS``): waiting for the
-    opening roll and during a turn with no hand moving, the CPU is busy
-    about 8 % of the time (95 % when every pass slept 1 ms and measured the heap).
+    opening roll and during a turn with no hand moving, the CPU is busy 12 %
+    of the time at the table, 16-17 % with a host connected (95 % when every
+    pass slept 1 ms and measured the heap: tests/bench/README.md).
     """
     poll = host.poll
     last = ticks_ms()

@@ -11,6 +11,11 @@ changes into per-location counts (``geometry.location_counts``) and step the
 controller; debounce the buttons and step it with their meaning; roll when it
 asks; save its state when it asks; redraw the LEDs right after any change
 (and every ``FRAME_PERIOD_MS`` for blinking) and the panel (dice, cube, turn).
+After each ``poll``, ``due`` says when the next one is needed (the next scan
+at the latest; at once while work waits): ``main.py`` sleeps until then. A
+pass where nothing was sensed, pressed or falls due only scans and polls the
+buttons (``changes`` counts what may have changed the board: the LEDs, the
+panel and the host's events are looked at again only then).
 
 Buttons (geometry.BUTTON_NAMES): a player's roll/done button is ROLL before
 the roll and DONE after it; double, take and drop act on the cube (double,
