@@ -135,7 +135,7 @@ class Rig:
             @staticmethod
             def sleep_ms(ms):
                 rig.ms += max(ms, 5)
-                if ms == 1:  # one pass of the game loop
+                if ms < 100 and rig.machine.wdt is not None:  # a pass of the game loop (it sleeps 1..20 ms)
                     rig.loops += 1
                     rig.intr_in_loop.append(rig.mp.intr)
                     rig.on_loop(rig.loops)
@@ -311,3 +311,124 @@ def test_the_protocol_is_loaded_at_the_hosts_first_byte_and_the_board_then_says_
     replies = rig.usb.replies()
     assert replies[0].get("event") == "hello" and replies[0]["snapshot"]["phase"] == "setup", replies[:2]
     assert any(r.get("id") == 9 and r.get("pong") is True for r in replies), replies
+
+
+class CostRig(Rig):
+    """The loop on a clock where only sleeping and measuring the heap take time: ``sleep_ms(ms)`` lasts
+    ``ms``, ``gc.mem_free`` 9 ms (as on the emulated Pico: it walks the whole heap), a pass nothing. The
+    loop stops after ``end_ms``; ``slept`` and ``passes`` are counted from ``from_ms`` on."""
+
+    MEM_FREE_MS = 9
+
+    def __init__(self, monkeypatch, tmp_path, end_ms=3000, from_ms=1000, host=b""):
+        super().__init__(monkeypatch, tmp_path, host)
+        self.end_ms = end_ms
+        self.from_ms = from_ms
+        self.slept = 0
+        self.passes = 0
+        self.measured = 0
+        rig = self
+
+        class Clock:
+            @staticmethod
+            def ticks_ms():
+                return rig.ms
+
+            @staticmethod
+            def ticks_diff(a, b):
+                return a - b
+
+            @staticmethod
+            def sleep_ms(ms):
+                assert 1 <= ms <= 20, ms  # at least a ms (USB, the host's bytes), at most a few scan periods
+                counted = rig.ms >= rig.from_ms
+                rig.ms += ms
+                if counted:
+                    rig.slept += ms
+                    rig.passes += 1
+                if rig.ms >= rig.end_ms:
+                    raise _Stop()
+
+        self.clock = Clock
+
+    def mem_free(self):
+        self.ms += self.MEM_FREE_MS
+        if self.ms >= self.from_ms:
+            self.measured += 1
+        return 100000
+
+    def run(self):
+        self.printed = io.StringIO()
+        import contextlib
+
+        with contextlib.redirect_stdout(self.printed):
+            try:
+                return self.main.run(machine=self.machine, micropython=self.mp, board_pins=self.pins,
+                                     clock=self.clock, mem_free=self.mem_free)
+            except _Stop:
+                return "stopped"
+
+
+@pytest.mark.parametrize("host", [b"", b'{"id": 1, "cmd": "ping"}\n'], ids=["at the table", "host connected"])
+def test_waiting_for_the_opening_roll_the_loop_sleeps_between_scans(monkeypatch, tmp_path, host):
+    """Issue 23 point 7: nothing changes, so the loop wakes once a scan period and does not measure the heap
+    every pass (the old loop passed every ms and spent 9 ms in ``gc.mem_free`` each time: 95 % busy on the
+    emulated Pico). Busy here is the time not slept: only ``mem_free`` costs time on this clock."""
+    from pipcore.app import SCAN_PERIOD_MS
+
+    rig = CostRig(monkeypatch, tmp_path, host=host)
+    _set_up_start_position(rig.twins)
+    assert rig.run() == "stopped"
+    assert any(r.get("id") == 1 for r in rig.usb.replies()) == bool(host)
+    elapsed = rig.ms - rig.from_ms
+    assert rig.passes <= elapsed // SCAN_PERIOD_MS + 2, (rig.passes, elapsed)
+    assert rig.passes >= elapsed // SCAN_PERIOD_MS - 2, "a scan period without a pass: a change would be late"
+    assert rig.measured <= 1 + elapsed // 2000, rig.measured
+    assert rig.slept >= 0.95 * elapsed, (rig.slept, elapsed)
+    saved = json.loads(__import__("pipdrivers.storage", fromlist=["AtomicStore"]).AtomicStore(
+        rig.twins.flash, "/pipboard_state.bin").load())
+    assert saved["ref"]["phase"] == 0  # waiting for the opening roll all along
+
+
+def test_a_pressed_button_still_wakes_the_game_within_its_poll(monkeypatch, tmp_path):
+    """The sleeping loop sees a press as fast as the old one: a short press acts at its release, and the
+    opening roll is rolled within the debounce (3 polls, 10 ms apart) and one poll period of it."""
+    from pipcore import geometry as g
+
+    rig = CostRig(monkeypatch, tmp_path, end_ms=1600, from_ms=0)
+    _set_up_start_position(rig.twins)
+    pressed = {}
+    real_sleep = rig.clock.sleep_ms
+
+    def sleep_ms(ms):
+        if rig.ms >= 1000 and "at" not in pressed:
+            pressed["at"] = rig.ms
+            rig.twins.pad.press(g.BTN_WHITE_ROLL)
+        if rig.ms >= 1100 and "released" not in pressed:
+            pressed["released"] = rig.ms
+            rig.twins.pad.release(g.BTN_WHITE_ROLL)
+        real_sleep(ms)
+
+    rig.clock.sleep_ms = staticmethod(sleep_ms)
+    app = {}
+    from pipcore import app as app_module
+
+    real_init = app_module.App.__init__
+
+    def init(self, *args, **kw):
+        real_init(self, *args, **kw)
+        app["app"] = self
+
+    monkeypatch.setattr(app_module.App, "__init__", init)
+    real_step = app_module.App.step
+
+    def step(self, event, now, refusals=False):
+        if event[0] == "button" and "button" not in pressed:
+            pressed["button"] = now
+        return real_step(self, event, now, refusals)
+
+    monkeypatch.setattr(app_module.App, "step", step)
+    assert rig.run() == "stopped"
+    assert "button" in pressed, "the press was not seen"
+    assert 0 < pressed["button"] - pressed["released"] <= 3 * 10 + 10, pressed  # debounce + one poll period
+    assert app["app"].ctl.message != "press ROLL for the opening roll", pressed  # rolled (dice, or a tie)

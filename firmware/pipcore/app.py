@@ -11,6 +11,11 @@ changes into per-location counts (``geometry.location_counts``) and step the
 controller; debounce the buttons and step it with their meaning; roll when it
 asks; save its state when it asks; redraw the LEDs right after any change
 (and every ``FRAME_PERIOD_MS`` for blinking) and the panel (dice, cube, turn).
+After each ``poll``, ``due`` says when the next one is needed (the next scan
+at the latest; at once while work waits): ``main.py`` sleeps until then. A
+pass where nothing was sensed, pressed or falls due only scans and polls the
+buttons (``changes`` counts what may have changed the board: the LEDs, the
+panel and the host's events are looked at again only then).
 
 Buttons (geometry.BUTTON_NAMES): a player's roll/done button is ROLL before
 the roll and DONE after it; double, take and drop act on the cube (double,
@@ -53,6 +58,10 @@ except ImportError:
 SCAN_PERIOD_MS = 5
 BUTTON_PERIOD_MS = 10
 FRAME_PERIOD_MS = 20
+# A heap too full for the work ahead is looked at again after this long (``gc.mem_free`` walks the whole
+# heap: 9 ms on the emulated Pico, as long as a pass that scans and draws)
+AHEAD_RETRY_MS = 1000
+CALM_MS = 1000  # the longest a pass with nothing sensed stays a calm one (only the scan and the buttons)
 CHAIN_MS = 50  # the switch chain's sentinel read otherwise for this long: it broke (or works again)
 SAVE_BUFFER = 1536  # bytes kept for the state save's JSON (about 1.1 KB; grown by half when a save outgrows it)
 PLAY_STORE = 2304  # play codes a double's turn may write without growing (the corpus's largest: 2,226)
@@ -157,6 +166,17 @@ class App:
         self._drawn = -1
         self._panel = None
         self._dirty = True
+        # the idle loop (main.py sleeps between the passes it needs)
+        self.changes = 0  # bumped by whatever may change the board's state: the host's bridge looks only then
+        self.due = 0  # the caller's time of the next pass this app needs (the next scan at the latest)
+        self._looked = -1  # ``changes`` when the LEDs and the panel were last looked at
+        self._animated = False  # something blinks or pulses: a frame every FRAME_PERIOD_MS
+        # the controller may have work ahead (``quiet``); False once it had none, until an event or another
+        # controller (no reference to the controller is kept here: a Back Alley mode drops its code, bawait)
+        self._ahead = True
+        self._ahead_at = 0  # heap too full for the work ahead: when it is looked at again
+        self._ahead_garbage = False  # the work ahead left garbage since the last collection
+        self._calm_until = 0  # until then a pass where nothing is sensed only scans (``_plan``)
         self._litter = False  # an event ran since the last collection (MicroPython only)
         if hasattr(guard.gc, "threshold"):  # loaded: no collection until the heap is full (pipcore.guard)
             guard.gc.threshold(-1)
@@ -193,6 +213,8 @@ class App:
         self._drawn = -1
         self._panel = None
         self._dirty = True
+        self.changes += 1
+        self._ahead = True
 
     def forget_modules(self):
         """The menu's, settings' and self-test's code out of RAM while none is open (unix port: 17 KB, 7 KB)."""
@@ -215,39 +237,62 @@ class App:
             self._poll_failures = 0
 
     def _poll(self, now):
-        hw = self.hw
+        # (Few locals in the functions of a calm pass: MicroPython puts a frame of more than 11 locals and
+        # stack slots on the heap, and finding that block in a game's heap cost 0.3 ms on the emulated Pico.
+        # The events are stepped from here, as deep on the C stack as before.)
         busy = False
         if self._scan_at is None or now - self._scan_at >= SCAN_PERIOD_MS:
-            first = self._scan_at is None
-            self._scan_at = now
-            scanner = hw.scanner
-            scanner.scan(now)
-            if scanner.chain_ok == self._chain_ok:
-                self._chain_at = None
-            elif self._chain_at is None:
-                self._chain_at = now
-            elif now - self._chain_at >= CHAIN_MS:  # the switch chain broke, or works again (not a glitch,
-                self._chain_at = None  # nor a keypad that has not scanned yet at power-up)
-                self.hardware_checked(scanner.chain_ok, LED_CHAIN not in self.hardware and None)
-            if scanner.pending() or first:
-                while scanner.pop() >= 0:
-                    pass
-                counts = self.counts
-                g.location_counts(scanner.bits, counts)
-                for i in range(NLOC):
-                    counts[i] &= 0x7F  # a checker not pushed home still counts in its run
-                if self.overlay is None or not self.overlay.sensed(now):  # (the self-test keeps the board)
-                    self.step(("board", counts), now)
+            if self._scan(now):  # a change settled: the counts are read
                 busy = True
+                if self.overlay is None or not self.overlay.sensed(now):  # (the self-test keeps the board)
+                    self.step(("board", self.counts), now)
         if self._button_at is None or now - self._button_at >= BUTTON_PERIOD_MS:
             self._button_at = now
-            buttons = hw.buttons
-            buttons.poll(now)
-            code = buttons.pop()  # drained on every pass: a press left by a failed pass is not lost
+            self.hw.buttons.poll(now)
+            code = self.hw.buttons.pop()  # drained on every pass: a press left by a failed pass is not lost
             while code >= 0:
-                self._button(code >> 2, code & 3, now)
-                code = buttons.pop()
                 busy = True
+                self._button(code >> 2, code & 3, now)
+                code = self.hw.buttons.pop()
+        if not busy and self.overlay is None and now - self._calm_until < 0 and not self._dirty and (
+                self._looked == self.changes):
+            self.due = self._scan_at + SCAN_PERIOD_MS - self.skew  # a calm pass: nothing to tick, draw or prepare
+            return
+        self._pass(now, busy)
+
+    def _scan(self, now):
+        """Scan the switches; True if a change settled (``counts`` then holds the sensed checkers)."""
+        first = self._scan_at is None
+        self._scan_at = now
+        scanner = self.hw.scanner
+        scanner.scan(now)
+        if scanner.chain_ok == self._chain_ok:
+            self._chain_at = None
+        else:
+            self._chain_watch(scanner.chain_ok, now)
+        if not (first or scanner.pending()):
+            return False
+        self._read_counts(scanner)
+        return True
+
+    def _read_counts(self, scanner):
+        while scanner.pop() >= 0:
+            pass
+        counts = self.counts
+        g.location_counts(scanner.bits, counts)
+        for i in range(NLOC):
+            counts[i] &= 0x7F  # a checker not pushed home still counts in its run
+
+    def _chain_watch(self, ok, now):
+        if self._chain_at is None:
+            self._chain_at = now
+        elif now - self._chain_at >= CHAIN_MS:  # the switch chain broke, or works again (not a glitch,
+            self._chain_at = None  # nor a keypad that has not scanned yet at power-up)
+            self.hardware_checked(ok, LED_CHAIN not in self.hardware and None)
+
+    def _pass(self, now, busy):
+        """The rest of a pass where something happened or is due: ticks, the LEDs, the quiet work, the plan."""
+        overlay = self.overlay
         ctl = self.ctl  # (a step may have rebuilt the controller)
         clock = ctl.clock
         if ctl.transit_since >= 0 or 0 <= ctl.deep_at <= now or clock is not None and 0 <= clock.wake <= now:
@@ -255,9 +300,39 @@ class App:
             clock = self.ctl.clock
             if clock is not None and clock.running >= 0 and self.saving:  # its reading between saves
                 clock.keep_reading(getattr(self.hw, "clock_store", None), self.hw.state_store.seq, now)
+        if busy or overlay is not None:
+            self.changes += 1
         self.draw(now)
-        if not busy:
-            self.quiet(now)
+        if not busy and self.quiet(now):
+            self.changes += 1  # (a deeper reading of the counts may change the marks)
+            busy = True
+        self._plan(now, busy)
+
+    def _plan(self, now, busy):
+        """When the next pass is needed (``due``, in the caller's time: it sleeps until then, USB keeps
+        working), and until when the passes between may only scan (``_calm_until``).
+
+        At once while work waits (an event's garbage, the work ahead, checkers in hand: their ticks); else
+        the next animation frame, clock deadline or save retry, and the next scan at the latest (the
+        buttons are polled on a scan's pass: their period is two scan periods).
+        """
+        ctl = self.ctl
+        calm = now + CALM_MS
+        if busy or self._litter or ctl.transit_since >= 0:
+            calm = now
+        else:
+            if self._ahead:  # the work ahead goes on (or waits for the heap)
+                calm = self._ahead_at
+            if self._animated or self.overlay is not None:
+                calm = min(calm, self._frame_at + FRAME_PERIOD_MS)
+            clock = ctl.clock
+            if clock is not None and 0 <= clock.wake < calm:
+                calm = clock.wake
+            if ctl.save_due and self._save_retry_at < calm:
+                calm = self._save_retry_at
+        self._calm_until = calm
+        due = min(calm, self._scan_at + SCAN_PERIOD_MS)
+        self.due = (due if due > now else now) - self.skew
 
     def quiet(self, now):
         """The work of a pass where nothing was sensed or pressed; True if it did something.
@@ -274,16 +349,31 @@ class App:
             self._retry_save(now)  # do not wait for the next commit
         if self._litter and _collect is not None:
             self._litter = False
+            self._ahead_garbage = False
             _collect()
             return True
+        if not self._ahead:
+            return False  # nothing was left to prepare: nothing is, until an event (``step``) or another controller
+        if now - self._ahead_at < 0:
+            return False  # the heap was too full: looked at again later (or after an event)
         # below the reserve a lift computes its own targets: the heap is for the next event
+        free = IDLE_RESERVE if _mem_free is None else _mem_free()
+        if free < IDLE_RESERVE and self._ahead_garbage and _collect is not None:
+            self._ahead_garbage = False  # the work ahead's own garbage took the reserve: collected first
+            _collect()
+            return True
+        prepare = free >= IDLE_RESERVE
         try:
-            done = bool(self.ctl.idle(_mem_free is None or _mem_free() >= IDLE_RESERVE))
+            done = bool(ctl.idle(prepare))
         except Exception as exc:  # half-built tables: rebuild the controller
             self._recover(exc, None, now)
             return False
-        if done and _mem_free is not None and _mem_free() < IDLE_RESERVE:
-            self._litter = True  # the work ahead's own garbage took the reserve: collected at the next pass
+        if done:
+            self._ahead_garbage = _collect is not None
+        elif prepare:
+            self._ahead = False  # all done: no more work (nor ``mem_free``) on the quiet passes
+        else:
+            self._ahead_at = now + AHEAD_RETRY_MS
         return done
 
     def _retry_save(self, now):
@@ -311,6 +401,7 @@ class App:
     def _button(self, button, kind, now):
         if button >= len(_SHORT_NAMES):
             return
+        self.changes += 1
         if self.error_kind == guard.HARDWARE and self._chain_ok and kind == _SHORT:
             self._clear_error()  # seen: the panel goes back to the game (``hardware`` still says it)
         if self.overlay is not None:
@@ -352,6 +443,10 @@ class App:
         with ``refusals`` (the host's events) a ValueError, the controller
         refusing the event, goes back to the caller.
         """
+        self.changes += 1
+        if event[0] != "tick":  # (a tick leaves no work ahead: it comes every pass while checkers are in hand)
+            self._ahead = True  # the event may leave work ahead (or the heap room for it)
+            self._ahead_at = now
         if event[0] == "board":
             self._board = event[1]
         else:  # (not for every scan: a match starts on a button or a host's event)
@@ -477,6 +572,7 @@ class App:
         self._drawn = -1
         self._panel = None
         self._dirty = True
+        self._ahead = True
         if self._board is not None:
             ctl.step(("board", self._board), now)
         if ctl.save_due:
@@ -497,6 +593,7 @@ class App:
 
     def event(self, event, now):
         """A host's event (the protocol bridge's name for ``step``): a refusal is raised to the host."""
+        self.changes += 1
         if self.mode is not None:  # Back Alley: the backgammon game waits
             return self.mode.host_event(event)
         self.step(event, now + self.skew, True)
@@ -504,6 +601,7 @@ class App:
     def advance_time(self, ms):
         """Test mode: the board's time jumps ``ms`` ahead (the clock runs out without waiting for it)."""
         self.skew += ms
+        self.changes += 1
 
     def _roll(self):
         if self._replay:
@@ -518,6 +616,8 @@ class App:
 
     def new_game(self, variant, options):
         """A new match with ``options`` (from the host); the board is then set up."""
+        self.changes += 1
+        self._ahead = True
         self._tick_clock(self._scan_at or 0)
         if self.pending:  # the host's match replaces the one waiting from the menu
             from pipcore.settings import drop_waiting
@@ -594,6 +694,12 @@ class App:
             return
         ctl = self.ctl
         dirty = self._dirty
+        if not dirty and self._looked == self.changes:  # nothing happened since
+            if self._animated and now - self._frame_at >= FRAME_PERIOD_MS:  # (the panel's tuple is not made)
+                self.hw.pixels.show(now)
+                self._frame_at = now
+            return
+        self._looked = self.changes
         if ctl.frame != self._drawn:
             self._drawn = ctl.frame
             self.renderer.draw(ctl.marks, ctl.mark_player)
@@ -613,6 +719,7 @@ class App:
             dirty = True
         animated = self.renderer.animated or self.error_kind is not None or self.low_space or (
             clock is not None and clock.warn)
+        self._animated = animated
         if not dirty and (not animated or now - self._frame_at < FRAME_PERIOD_MS):
             return
         self.hw.pixels.show(now)

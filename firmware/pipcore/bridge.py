@@ -52,6 +52,7 @@ class AppBridge:
         self._seen = self._state()
         self._tested = getattr(app, "tested", None)
         self._keyed = None  # the Back Alley keys last told (pipcore.bamode)
+        self._looked = None  # the app's ``changes`` at the last look for events
 
     @property
     def ctl(self):
@@ -60,7 +61,12 @@ class AppBridge:
     # -- main loop ----------------------------------------------------------
     def poll(self, now):
         self.now = now
-        self.app.poll(now)
+        app = self.app
+        app.poll(now)
+        changes = getattr(app, "changes", None)  # (App counts what may change it; another app: looked at always)
+        if changes is not None and changes == self._looked:
+            return  # nothing happened since the last look: no state tuple made on an idle pass
+        self._looked = changes
         self._changes()
 
     def _state(self):

@@ -52,11 +52,15 @@ class Buttons:
         self.events = Ring(ring)
 
     def poll(self, now):
-        """Read and debounce once; returns the number of new events."""
+        """Read and debounce once; returns the number of new events. (Few locals, as ``Scanner.scan``: a
+        quiet poll's frame stays off the heap.)"""
         raw = self._read()
         state = self.state
         if raw == state and not self._pend and not (state & ~self._long):
             return 0  # nothing changing and no press waiting to turn long
+        return self._settle(raw, state, now)
+
+    def _settle(self, raw, state, now):
         before = len(self.events)
         count = self._count
         samples = self.samples

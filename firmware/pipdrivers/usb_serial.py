@@ -131,6 +131,7 @@ class HostLink:
         if self.geometry is not None:
             handler.geometry = self.geometry
         self._feed = handler.feed  # bound once: poll() runs every pass of the main loop
+        self._events = getattr(self.bridge, "events", None)  # the bridge's queue (None: the handler always looks)
         self.handler = handler
         return handler
 
@@ -158,17 +159,12 @@ class HostLink:
             if not self.serial.poller.poll(0):
                 self.app.poll(now)
                 return
-            ctl = getattr(self.app, "ctl", None)
-            drop = getattr(ctl, "drop_caches", None)
-            if drop is not None:
-                drop()  # the work ahead makes room for the protocol's code (it is made again)
-            handler = self.connect()
-            handler.announce()
-        pump = self.serial.pump
+            handler = self._first_byte()
+        # (few locals: MicroPython puts a frame of more than 11 locals and stack slots on the heap, slow in a
+        # game's heap, and this one runs every pass)
         left = _MAX_BYTES_PER_PUMP
         while left > 0:
-            n = pump(self._feed, left)
-            left -= n
+            left -= self.serial.pump(self._feed, left)
             frame = handler.waiting
             if frame is None:
                 break
@@ -177,7 +173,19 @@ class HostLink:
             if handler.repl_requested:
                 return  # the REPL's turn: main.py stops the game (the bytes after it are the REPL's)
         self.bridge.poll(now)
-        handler.poll()
+        if self._events is None or self._events:  # (an idle pass sends nothing: the handler's look is skipped)
+            handler.poll()
+
+    def _first_byte(self):
+        """The host's first byte: the work ahead makes room for the protocol's code (it is made again), which
+        is loaded and announces the board."""
+        ctl = getattr(self.app, "ctl", None)
+        drop = getattr(ctl, "drop_caches", None)
+        if drop is not None:
+            drop()
+        handler = self.connect()
+        handler.announce()
+        return handler
 
 
 test_mode_requested = started_in_test_mode  # the name main.py first used
