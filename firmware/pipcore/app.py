@@ -313,7 +313,7 @@ class App:
         working), and until when the passes between may only scan (``_calm_until``).
 
         At once while work waits (an event's garbage, the work ahead, checkers in hand: their ticks); else
-        the next animation frame, clock deadline or save retry, and the next scan at the latest (the
+        the next animation frame, deeper reading (``Controller.deep_at``), clock deadline or save retry, and the next scan at the latest (the
         buttons are polled on a scan's pass: their period is two scan periods).
         """
         ctl = self.ctl
@@ -325,6 +325,8 @@ class App:
                 calm = self._ahead_at
             if self._animated or self.overlay is not None:
                 calm = min(calm, self._frame_at + FRAME_PERIOD_MS)
+            if 0 <= ctl.deep_at < calm:  # the deeper reading of a change answered in haste: its tick
+                calm = ctl.deep_at
             clock = ctl.clock
             if clock is not None and 0 <= clock.wake < calm:
                 calm = clock.wake

@@ -91,3 +91,18 @@ def test_a_calm_pass_allocates_nothing():
 
     assert measure(loop) == 0 and app.faults == faults
     assert app.ctl.phase == OPENING
+
+
+def test_a_deeper_reading_due_is_ticked_on_time_between_calm_passes():
+    """A change answered in haste is read again at ``deep_at`` (issue 23 point 5), not a calm second later."""
+    bench = _opening()
+    bench.press(0)  # the opening roll: white moves
+    app = bench.app
+    ctl = app.ctl
+    bench.advance(2000)  # the work ahead done: the passes are calm again
+    assert ctl.phase == MOVING and ctl.deep_at < 0
+    deepened = Calls(ctl, "_deepen")
+    ctl.deep_at = bench.now + 20  # as a settled change answered in haste leaves it (its event counted, as
+    app.changes += 1  # App.step counts it; the work ahead is done, so nothing else keeps the passes busy)
+    bench.advance(20 + 2 * SCAN_PERIOD_MS)
+    assert deepened.n == 1 and ctl.deep_at < 0, (deepened.n, ctl.deep_at, bench.now)
