@@ -103,6 +103,7 @@ class Stream:
         self.data = b""
         self.pos = 0
         self.replies = {}
+        self.line = b""
 
     def readinto(self, buf):
         if self.pos >= len(self.data):
@@ -115,8 +116,13 @@ class Stream:
         return self.pos < len(self.data)
 
     def write(self, data):
-        if b'"ok"' in data:
-            msg = json.loads(data)
+        # a reply comes in pieces (the handler streams it, 128 bytes at a time): read at its line's end
+        self.line += data
+        if not self.line.endswith(b"\n"):
+            return
+        line, self.line = self.line, b""
+        if b'"ok"' in line:
+            msg = json.loads(line)
             if "id" in msg and "event" not in msg:
                 self.replies[msg["id"]] = msg
 
