@@ -165,6 +165,7 @@ class AppBridge:
             "record_lines": ctl.record_count,
             "error": getattr(self.app, "error", None),
             "faults": getattr(self.app, "faults", 0),
+            "last_fault": getattr(self.app, "last_fault", None),
             "storage": self.storage(),
         }
         if ctl.result:

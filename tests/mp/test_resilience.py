@@ -128,3 +128,32 @@ def test_a_refused_save_is_tried_again_from_the_quiet_loop():
     snap = json.loads(bench.app.hw.state_store.load())
     assert snap["ref"] == bench.app.ctl.snapshot()["ref"]
     assert bench.app.ctl.save_due is False and bench.app.error is None
+
+
+def test_the_snapshot_names_the_last_fault_after_it_was_recovered():
+    """``faults`` counts; ``last_fault`` says what the latest was, once ``error`` has cleared (docs/protocol.md)."""
+    bench = Bench()
+    bench.step("setup")
+
+    def snapshot():
+        before = len(bench.out)
+        bench.handler.feed(b'{"id": 9, "cmd": "snapshot"}\n')
+        return [json.loads(line) for line in bench.out[before:] if b'"id": 9' in line][0]["snapshot"]
+
+    snap = snapshot()
+    assert snap["faults"] == 0 and snap["last_fault"] is None, snap
+    ctl = bench.app.ctl
+    real = ctl.step
+    failed = []
+
+    def step_once(event, now):
+        if not failed:
+            failed.append(event)
+            raise RuntimeError("a fault for the snapshot")
+        return real(event, now)
+
+    ctl.step = step_once
+    bench.press(0)  # ROLL: the first step fails, the app recovers and goes on
+    snap = snapshot()
+    assert failed and snap["faults"] >= 1, snap
+    assert "RuntimeError" in snap["last_fault"] and "a fault for the snapshot" in snap["last_fault"], snap
