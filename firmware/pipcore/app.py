@@ -85,9 +85,9 @@ def _unload_other_variants(ctl):
 _ROLL_MODULES = ("pipcore.turnmap", "pipcore.steps", "pipcore.reach", "pipcore.showing")
 # Bytes the heap keeps free for the next event: work ahead (lift targets) stops below it, so it never
 # takes the heap under the on-target line (50 KB free at a turn's worst moment, issue 23) even with the
-# garbage of one unit of work ahead: up to ~4.5 KB (a long nardy 1-1's lift targets on the emulated Pico,
-# tests/pico/heap.py: at 52 KB its worst moment was 48,672 B = 53,248 - 4,576). At 24 KB the work ahead
-# of a long nardy 1-1 met MemoryErrors on the Pico.
+# garbage of one unit of work ahead: up to ~4.5 KB (a long nardy 1-1's lift targets, unix port halved).
+# At 24 KB the work ahead of a long nardy 1-1 met MemoryErrors on the Pico. (The long nardy 1-1 still
+# dips under the line, 47 KB at 56 KB as at 52 KB: its worst moment is elsewhere; tests/bench/README.md.)
 IDLE_RESERVE = 57344
 
 _TICK = ("tick",)  # one tuple for every tick (a poll must not allocate)
