@@ -367,7 +367,10 @@ def test_pipboard_room_demo_serves_the_page_and_stops_on_ctrl_c(broker, tmp_path
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from pipboard.cli import main; sys.exit(main())",
                              "room", "--broker", broker.url, "--room", "demo", "--demo", "2", "--http-port", str(port),
-                             "--record", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                             "--record", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            # Ctrl-C as at a terminal: a run started as a background job has SIGINT ignored, and
+                            # the room would inherit that (it then never printed "stopping the room.")
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         def two_boards():
             try:
