@@ -652,6 +652,10 @@ class App:
         ctl.save_due = False
         if not self.saving:
             return
+        if _collect is not None:
+            # the event's garbage goes before the save makes its own: a commit's dropped turn tables, a roll's
+            # search (a long nardy 1-1's DONE: 47 KB free at its worst without this, tests/pico/heap.py)
+            _collect()
         # the JSON goes into a buffer kept from power-up (pipcore.jsonbuf): no big block to find in a
         # fragmented heap
         try:
