@@ -76,11 +76,6 @@ import gc
 import io
 import json
 
-try:
-    from binascii import b2a_base64
-except ImportError:  # pragma: no cover - very old MicroPython
-    from ubinascii import b2a_base64
-
 from pipcore.compat import const
 
 PROTOCOL_VERSION = const(1)
@@ -108,7 +103,7 @@ E_INTERNAL = "internal"
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
 RESIGN_ACTIONS = ("offer", "accept", "decline", "withdraw")
 INJECT_KINDS = ("sensor", "button", "press", "switch")
-_INJECT_VALUES = ((0, 15), (0, 1), (1, 2), (0, 2))  # per kind: the values it takes
+INJECT_VALUES = ((0, 15), (0, 1), (1, 2), (0, 2))  # per kind: the values it takes
 SELF_TEST_ACTIONS = ("start", "stop", "status")
 
 # command -> {argument: (type names, required)}; anything else is refused.
@@ -164,7 +159,7 @@ class ProtocolError(ValueError):
         self.message = message
 
 
-def _type_name(value):
+def type_name(value):
     t = type(value)
     if t is bool:
         return "bool"
@@ -343,14 +338,20 @@ class ProtocolHandler:
                 raise ProtocolError(E_BAD_FRAME, "frame keys must be strings")
             if key not in spec:
                 raise ProtocolError(E_BAD_ARGS, "%s takes no argument %r" % (cmd, key[:40]))
-            if _type_name(msg[key]) not in spec[key][0]:
+            if type_name(msg[key]) not in spec[key][0]:
                 raise ProtocolError(E_BAD_ARGS, "%s: %s must be %s" % (cmd, key, " or ".join(spec[key][0])))
         for key in spec:
             if spec[key][1] and key not in msg:
                 raise ProtocolError(E_BAD_ARGS, "%s needs %r" % (cmd, key))
         if cmd in TEST_ONLY and not self.test_mode:
             raise ProtocolError(E_TEST_ONLY, "%s works only when the board was started in test mode" % cmd)
-        return getattr(self, "_cmd_" + cmd)
+        method = getattr(self, "_cmd_" + cmd, None)
+        if method is not None:
+            return method
+        from pipcore import protocmds  # the less frequent commands: loaded at the first of them
+
+        run = getattr(protocmds, cmd)
+        return lambda msg: run(self, msg)
 
     # -- commands ---------------------------------------------------------
     def _cmd_ping(self, msg):
@@ -429,129 +430,12 @@ class ProtocolHandler:
 
         return command(self.app, msg)
 
-    def _cmd_record(self, msg):
-        offset = msg.get("offset", 0)
-        if offset < 0:
-            raise ProtocolError(E_BAD_ARGS, "record: offset must be >= 0")
-        match = msg.get("match")
-        page = getattr(self.app, "record_page", None)
-        if page is not None:
-            total, data = page(match, offset, RECORD_CHUNK)
-        elif match is not None:
-            raise ValueError("this board keeps no directory of matches")
-        else:  # an app without pages (the whole record in RAM)
-            whole = self.app.record_bytes()
-            total = len(whole)
-            data = whole[offset:offset + RECORD_CHUNK]
-        if offset > total:
-            raise ProtocolError(E_BAD_ARGS, "record: offset %d is past the end (%d bytes)" % (offset, total))
-        end = offset + len(data)
-        chunk = b2a_base64(data).decode().strip()
-        reply = {"offset": offset, "total": total, "next": end if end < total else None, "data": chunk}
-        if match is not None:
-            reply["match"] = match
-        return reply
-
-    def _store(self, name):
-        fn = getattr(self.app, name, None)
-        if fn is None:
-            raise ValueError("this board keeps no directory of matches")
-        return fn
-
-    def _cmd_matches(self, msg):
-        start = msg.get("start", 0)
-        entries, after = self._store("matches")(start, MATCHES_PAGE)
-        storage = getattr(self.app, "storage", None)
-        return {"matches": entries, "next": after, "storage": storage() if storage is not None else None}
-
-    def _cmd_exported(self, msg):
-        if msg["length"] < 0:
-            raise ProtocolError(E_BAD_ARGS, "exported: length must be >= 0")
-        self._store("mark_exported")(msg["match"], msg["length"])
-
-    def _cmd_delete_match(self, msg):
-        self._store("delete_match")(msg["match"])
-
-    def _cmd_set_time(self, msg):
-        if msg["time"] < 0:
-            raise ProtocolError(E_BAD_ARGS, "set_time: time is seconds since 1970 (UTC), >= 0")
-        self._store("set_time")(msg["time"])
-        return {"time": msg["time"]}
-
-    def _cmd_set_dice(self, msg):
-        from pipcore.rules import check_dice
-
-        dice = msg["dice"]
-        if len(dice) != 2 or _type_name(dice[0]) != "int" or _type_name(dice[1]) != "int":
-            raise ProtocolError(E_BAD_ARGS, "set_dice: dice must be two integers from 1 to 6")
-        check_dice(dice)
-        self.app.set_dice((dice[0], dice[1]))
-        return None
-
-    def _cmd_remote_dice(self, msg):
-        from pipcore.rules import check_dice
-
-        dice = msg["dice"]
-        if len(dice) != 2 or _type_name(dice[0]) != "int" or _type_name(dice[1]) != "int":
-            raise ProtocolError(E_BAD_ARGS, "remote_dice: dice must be two integers from 1 to 6")
-        commitment = msg["commitment"]
-        if not 16 <= len(commitment) <= 64:
-            raise ProtocolError(E_BAD_ARGS, "remote_dice: commitment must be 16 to 64 characters")
-        if msg["roll"] < 1:
-            raise ProtocolError(E_BAD_ARGS, "remote_dice: roll must be >= 1")
-        check_dice(dice)
-        self.app.remote_dice((dice[0], dice[1]), commitment, msg["roll"])
-        return None
-
-    def _cmd_advance(self, msg):
-        ms = msg["ms"]
-        if not 1 <= ms <= MAX_ADVANCE_MS:
-            raise ProtocolError(E_BAD_ARGS, "advance: ms must be 1..%d" % MAX_ADVANCE_MS)
-        self.app.advance(ms)
-        return None
-
     def _cmd_repl(self, msg):
         if not self.can_repl:
             raise ValueError("this port has no REPL to hand over (the simulator; CircuitPython's REPL has a port "
                              "of its own)")
         self.repl_requested = True
         return {"repl": "the game stops and the board restarts without it: the REPL is free in about 2 s"}
-
-    def _cmd_reset(self, msg):
-        how = msg.get("how", "power")
-        if how not in RESET_KINDS:
-            raise ProtocolError(E_BAD_ARGS, "reset: how must be one of %s" % ", ".join(RESET_KINDS))
-        if not self.can_reset:
-            raise ValueError("this board cannot be reset by the host")
-        self.reset_requested = how
-        return {"reset": how}
-
-    def _cmd_inject(self, msg):
-        kind = msg["kind"]
-        if kind not in INJECT_KINDS:
-            raise ProtocolError(E_BAD_ARGS, "inject: kind must be one of %s" % ", ".join(INJECT_KINDS))
-        low, top = _INJECT_VALUES[INJECT_KINDS.index(kind)]
-        if not low <= msg["value"] <= top:
-            raise ProtocolError(E_BAD_ARGS, "inject: value must be %d..%d for a %s" % (low, top, kind))
-        if msg["index"] < 0:
-            raise ProtocolError(E_BAD_ARGS, "inject: index must be >= 0")
-        player = msg.get("player")
-        if player is None:
-            self.app.inject(kind, msg["index"], msg["value"])
-            return None
-        if kind != "button" or player not in (0, 1):
-            raise ProtocolError(E_BAD_ARGS, "inject: player (0 white, 1 black) goes with a button only")
-        self.app.inject(kind, msg["index"], msg["value"], player)
-        return None
-
-    def _cmd_self_test(self, msg):
-        action = msg.get("action", "start")
-        if action not in SELF_TEST_ACTIONS:
-            raise ProtocolError(E_BAD_ARGS, "self_test: action must be one of %s" % ", ".join(SELF_TEST_ACTIONS))
-        run = getattr(self.app, "self_test", None)
-        if run is None:
-            raise ValueError("this board has no self-test")
-        return {"self_test": run(action), "snapshot": self.snapshot()}
 
     # -- output -----------------------------------------------------------
     def hello(self):
@@ -675,12 +559,12 @@ def _decode(frame):
 
 
 def _valid_id(value):
-    t = _type_name(value)
+    t = type_name(value)
     return t == "int" or (t == "str" and len(value) <= _MAX_ID_TEXT)
 
 
 def _check_match_id(match_id):
     """Validate a Match ID (``pipcore.matchid``, loaded only when one arrives)."""
-    from pipcore.matchid import decode_match_id
+    from pipcore.matchdecode import decode_match_id
 
     decode_match_id(match_id)

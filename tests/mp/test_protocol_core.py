@@ -221,3 +221,24 @@ def test_a_byte_stream_gets_each_reply_in_small_pieces_of_one_line():
     del out[:]
     handler.feed(b'{"id": 3, "cmd": "ping"}\n')
     assert [json.loads(line) for line in b"".join(out).split(b"\n")[:-1]] == [{"ok": True, "id": 3, "pong": True}]
+
+
+def test_the_less_frequent_commands_load_at_their_first_use():
+    """A host that mirrors a game (hello, snapshot, the game's own commands) never loads ``pipcore.protocmds``:
+    the board keeps the match directory's and test mode's commands out of its heap until one comes."""
+    import sys
+
+    import pipcore
+
+    if sys.modules.pop("pipcore.protocmds", None) is not None:  # (loaded by an earlier test: forgotten)
+        delattr(pipcore, "protocmds")
+    app, handler, out = make(test_mode=True)
+    handler.feed(b'{"id": 1, "cmd": "hello"}\n{"id": 2, "cmd": "snapshot"}\n{"id": 3, "cmd": "roll"}\n'
+                 b'{"id": 4, "cmd": "show_cube", "action": "double"}\n{"id": 5, "cmd": "ping"}\n')
+    assert [r["ok"] for r in replies(out)] == [True] * 5
+    assert "pipcore.protocmds" not in sys.modules
+    handler.feed(b'{"id": 6, "cmd": "set_dice", "dice": [3, 1]}\n{"id": 7, "cmd": "advance", "ms": 0}\n')
+    ok, refused = replies(out)
+    assert ok == {"ok": True, "id": 6} and app.calls[-1] == ("set_dice", (3, 1)), (ok, app.calls[-1:])
+    assert refused["ok"] is False and refused["error"] == protocol.E_BAD_ARGS, refused
+    assert "pipcore.protocmds" in sys.modules
