@@ -330,7 +330,7 @@ def test_a_match_lost_on_time_on_the_simulated_board_exports_with_the_right_scor
     """The board's own record (a match to 3 lost on time at 0-0, the cube at 1: black is given 3) through
     ``pipboard export`` to gnubg."""
     from pipboard import cli
-    from pipcore.matchid import decode_match_id
+    from pipcore.matchdecode import decode_match_id
 
     board = rolled_board(CLOCKED, seed=11)
     loser = board.ctl.mover

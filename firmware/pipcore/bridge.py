@@ -227,7 +227,7 @@ class AppBridge:
         mover = 0
         dice = None
         if match_id:
-            from pipcore.matchid import decode_match_id
+            from pipcore.matchdecode import decode_match_id
 
             state = decode_match_id(match_id)  # checked already by the handler
             mover = state.on_roll

@@ -87,7 +87,7 @@ def load_position(ctl, pid, mover, dice, match_id):
         raise ControllerError("mover must be 0 or 1, not %r" % (mover,))
     state = None
     if match_id:
-        from pipcore.matchid import decode_match_id
+        from pipcore.matchdecode import decode_match_id
         try:
             state = decode_match_id(match_id)
         except ValueError as exc:

@@ -18,10 +18,10 @@ CHECKERS = const(15)
 BAR = const(25)
 OFF = const(0)
 
-_B64_CODES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_B64_VALUES = bytearray(b"\x40" * 128)  # ASCII code -> 6-bit value; 64 marks a bad character
+B64_CODES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+B64_VALUES = bytearray(b"\x40" * 128)  # ASCII code -> 6-bit value; 64 marks a bad character
 for _i in range(64):
-    _B64_VALUES[_B64_CODES[_i]] = _i
+    B64_VALUES[B64_CODES[_i]] = _i
 del _i
 # for each byte: how many of its lowest bits are 1 (are 0; 8 for a zero byte)
 _TRAILING_ONES = bytearray(256)
@@ -187,14 +187,14 @@ def encode_position_id(pos):
         a = key[i]
         b = key[i + 1]
         c = key[i + 2]
-        out[j] = _B64_CODES[a >> 2]
-        out[j + 1] = _B64_CODES[((a & 3) << 4) | (b >> 4)]
-        out[j + 2] = _B64_CODES[((b & 15) << 2) | (c >> 6)]
-        out[j + 3] = _B64_CODES[c & 63]
+        out[j] = B64_CODES[a >> 2]
+        out[j + 1] = B64_CODES[((a & 3) << 4) | (b >> 4)]
+        out[j + 2] = B64_CODES[((b & 15) << 2) | (c >> 6)]
+        out[j + 3] = B64_CODES[c & 63]
         j += 4
     a = key[9]
-    out[12] = _B64_CODES[a >> 2]
-    out[13] = _B64_CODES[(a & 3) << 4]
+    out[12] = B64_CODES[a >> 2]
+    out[13] = B64_CODES[(a & 3) << 4]
     return str(out, "ascii")
 
 
@@ -209,7 +209,7 @@ def decode_position_id(position_id):
     raw = text.encode()  # bytes, not text[i]: MicroPython interns each 1-character string for good
     for i in range(14):
         v = raw[i]
-        v = _B64_VALUES[v] if v < 128 else 64
+        v = B64_VALUES[v] if v < 128 else 64
         if v == 64:
             raise PositionError("character %r is not allowed in a Position ID" % text[i])
         values[i] = v

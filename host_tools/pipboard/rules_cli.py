@@ -96,7 +96,8 @@ def run(stdin, stdout):
 def answer_in_match(request):
     """Answer a request that carries a Match ID (and maybe a cube action)."""
     from pipcore.cube import ACTION_NAMES, ACTIONS, CENTRE
-    from pipcore.matchid import GAME_PLAYING, MatchState, cube_of, state_after
+    from pipcore.matchdecode import cube_of, state_after
+    from pipcore.matchid import GAME_PLAYING, MatchState
     from pipcore.options import make_options
 
     if "match_id" not in request:

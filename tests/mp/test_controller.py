@@ -482,7 +482,7 @@ def test_match_id_follows_the_game():
     t.dice(3, 1)
     mid = t.ctl.match_id()
     try:
-        from pipcore.matchid import decode_match_id
+        from pipcore.matchdecode import decode_match_id
     except ImportError:
         return
     st = decode_match_id(mid)

@@ -49,3 +49,29 @@ def test_a_match_made_leaves_the_options_table_out_of_the_heap_and_a_caucasian_t
     assert "pipcore.caucasian" in sys.modules or not compat._HEAP_IS_RAM  # the variant's generator ran
     if compat._HEAP_IS_RAM:
         assert not _options_loaded()
+
+
+def _forget(name):
+    """``pipcore.NAME`` out of ``sys.modules`` and its package (an earlier test may have loaded it)."""
+    import pipcore
+
+    if sys.modules.pop("pipcore." + name, None) is not None and hasattr(pipcore, name):
+        delattr(pipcore, name)
+
+
+def test_a_host_mirroring_a_game_loads_neither_the_match_id_reader_nor_the_less_frequent_commands():
+    """The board writes a Match ID in every snapshot but reads one only when a position is set: a host
+    that mirrors a turn (hello, snapshots, a roll, the events) leaves ``pipcore.matchdecode`` and
+    ``pipcore.protocmds`` out of the heap; a Match ID from the host loads the reader."""
+    _forget("matchdecode")
+    _forget("protocmds")
+    bench = Bench()
+    _ask(bench, "hello")
+    bench.step("setup")
+    bench.press(0)  # the opening roll
+    bench.advance(200)
+    snap = _ask(bench, "snapshot")["snapshot"]
+    assert len(snap["match_id"]) == 12 and snap["phase"] == "moving", snap["phase"]
+    assert "pipcore.matchdecode" not in sys.modules and "pipcore.protocmds" not in sys.modules
+    _ask(bench, "set_position", position_id="4HPwATDgc/ABMA", match_id="cAkAAAAAAAAA")
+    assert "pipcore.matchdecode" in sys.modules
